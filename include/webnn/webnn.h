@@ -1,0 +1,319 @@
+// The WebNN API in C++: ML, MLContext, MLGraphBuilder, MLOperand, MLGraph,
+// MLTensor. Names and semantics mirror the W3C WebNN IDL; methods that return
+// promises in JavaScript complete before returning here and throw the error a
+// rejected promise would carry.
+//
+//   auto context = webnn::ML::createContext({.device = webnn::MLDeviceType::kCpu});
+//   webnn::MLGraphBuilder builder(context);
+//   auto x = builder.input("x", {webnn::MLOperandDataType::kFloat32, {2, 2}});
+//   auto graph = builder.build({{"y", builder.relu(x)}});
+#pragma once
+
+#include <cstdint>
+#include <future>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "webnn/operand.h"
+#include "webnn/options.h"
+#include "webnn/types.h"
+
+namespace webnn {
+
+namespace internal {
+class ContextImpl;
+class GraphImpl;
+class TensorImpl;
+}  // namespace internal
+
+class MLGraph;
+class MLTensor;
+
+struct MLContextOptions {
+  MLPowerPreference powerPreference = MLPowerPreference::kDefault;
+  bool accelerated = true;
+  // Extensions: which device runs the context, and the cpu device's threads
+  // (0 = every core available to the process).
+  MLDeviceType device = MLDeviceType::kAuto;
+  uint32_t numThreads = 0;
+};
+
+struct MLContextLostInfo {
+  std::string message;
+};
+
+// ---- opSupportLimits() ----------------------------------------------------
+struct MLRankRange {
+  uint32_t min = 0;
+  uint32_t max = 0;
+};
+struct MLTensorLimits {
+  std::vector<MLOperandDataType> dataTypes;
+  MLRankRange rankRange;
+};
+// Limits of one operator, by operand name as in the IDL's *SupportLimits
+// dictionaries ("input", "filter", "bias", "output", ...).
+using MLOperatorSupportLimits = std::map<std::string, MLTensorLimits>;
+
+struct MLOpSupportLimits {
+  MLInputOperandLayout preferredInputLayout = MLInputOperandLayout::kNchw;
+  uint64_t maxTensorByteLength = 0;
+  MLTensorLimits input;
+  MLTensorLimits constant;
+  MLTensorLimits output;
+  // Per operator, keyed by the builder method's name ("conv2d"). The IDL has one
+  // member per operator; a map keeps the C++ surface small and iterable.
+  std::map<std::string, MLOperatorSupportLimits> operators;
+
+  // Convenience: operators.at(op).at(operand); throws std::out_of_range if absent.
+  const MLTensorLimits& at(const std::string& op, const std::string& operand) const {
+    return operators.at(op).at(operand);
+  }
+};
+
+using MLNamedOperands = std::map<std::string, MLOperand>;
+using MLNamedTensors = std::map<std::string, MLTensor>;
+// split()'s `splits`: a number of equal parts, or the sizes of the parts.
+using MLSplits = std::variant<uint32_t, std::vector<uint32_t>>;
+
+// ---- MLTensor -------------------------------------------------------------
+class MLTensor {
+ public:
+  MLTensor() = default;
+  MLOperandDataType dataType() const;
+  const std::vector<uint32_t>& shape() const;
+  bool readable() const;
+  bool writable() const;
+  bool constant() const;
+  void destroy();
+
+  explicit MLTensor(std::shared_ptr<internal::TensorImpl> impl) : impl_(std::move(impl)) {}
+  const std::shared_ptr<internal::TensorImpl>& impl() const { return impl_; }
+  friend bool operator==(const MLTensor& a, const MLTensor& b) { return a.impl_ == b.impl_; }
+
+ private:
+  std::shared_ptr<internal::TensorImpl> impl_;
+};
+
+// ---- MLGraph --------------------------------------------------------------
+class MLGraph {
+ public:
+  MLGraph() = default;
+  void destroy();
+
+  // Extensions (not in the spec's IDL):
+  // Input/output descriptors (named dynamic dimensions included).
+  std::map<std::string, MLOperandDescriptor> inputDescriptors() const;
+  std::map<std::string, MLOperandDescriptor> outputDescriptors() const;
+  // Output shapes for concrete input shapes, without dispatching (webnn#883's
+  // computeShapes). Throws TypeError when the shapes are not valid.
+  std::map<std::string, std::vector<uint32_t>> computeShapes(
+      const std::map<std::string, std::vector<uint32_t>>& inputShapes) const;
+  // Labels of weightless constants still waiting for data (webnn#901, DAOP).
+  std::vector<std::string> unboundConstants() const;
+  // webnn#901: binds one weightless constant, by the label given at constant().
+  void setConstantData(const std::string& label, const MLBufferSource& data);
+  // The device that runs the graph ("reference", "cpu", "gpu").
+  std::string deviceName() const;
+
+  explicit MLGraph(std::shared_ptr<internal::GraphImpl> impl) : impl_(std::move(impl)) {}
+  const std::shared_ptr<internal::GraphImpl>& impl() const { return impl_; }
+
+ private:
+  std::shared_ptr<internal::GraphImpl> impl_;
+};
+
+// ---- MLContext ------------------------------------------------------------
+class MLContext {
+ public:
+  MLContext() = default;
+
+  void dispatch(const MLGraph& graph, const MLNamedTensors& inputs, const MLNamedTensors& outputs);
+  MLTensor createTensor(const MLTensorDescriptor& descriptor);
+  MLTensor createConstantTensor(const MLOperandDescriptor& descriptor, const MLBufferSource& inputData);
+  std::vector<std::byte> readTensor(const MLTensor& tensor);
+  void readTensor(const MLTensor& tensor, const MLMutableBufferSource& outputData);
+  void writeTensor(const MLTensor& tensor, const MLBufferSource& inputData);
+  MLOpSupportLimits opSupportLimits() const;
+  void destroy();
+  bool accelerated() const;
+  // Becomes ready when the context is lost (destroy() included).
+  std::shared_future<MLContextLostInfo> lost() const;
+
+  // Extensions:
+  // DAOP: binds weightless constants by label; dispatch is refused until all are bound.
+  void bindConstants(const MLGraph& graph, const std::map<std::string, MLBufferSource>& constants);
+  MLDeviceType deviceType() const;
+  std::string deviceName() const;
+
+  explicit MLContext(std::shared_ptr<internal::ContextImpl> impl) : impl_(std::move(impl)) {}
+  const std::shared_ptr<internal::ContextImpl>& impl() const { return impl_; }
+
+ private:
+  std::shared_ptr<internal::ContextImpl> impl_;
+};
+
+// ---- ML -------------------------------------------------------------------
+struct MLDeviceInfo {
+  MLDeviceType type;
+  std::string name;         // "reference", "cpu", "gpu"
+  std::string description;  // e.g. CPU model and SIMD target, GPU name
+  bool accelerated;
+};
+
+class ML {
+ public:
+  // Throws NotSupportedError when the requested device is not available.
+  static MLContext createContext(const MLContextOptions& options = {});
+  static std::vector<MLDeviceInfo> devices();
+  static std::string version();
+};
+
+// ---- MLGraphBuilder -------------------------------------------------------
+class MLGraphBuilder {
+ public:
+  explicit MLGraphBuilder(const MLContext& context);
+
+  MLOperand input(const std::string& name, const MLOperandDescriptor& descriptor);
+  MLOperand constant(const MLOperandDescriptor& descriptor, const MLBufferSource& buffer);
+  MLOperand constant(MLOperandDataType dataType, const MLNumber& value);
+  MLOperand constant(const MLTensor& tensor);
+  // Weightless constant (DAOP, webnn#901): data bound after build() by label.
+  MLOperand constant(const MLConstantDescriptor& descriptor);
+  MLGraph build(const MLNamedOperands& outputs);
+
+  // Element-wise binary
+  MLOperand add(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand sub(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand mul(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand div(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand max(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand min(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand pow(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  // Comparison and logical
+  MLOperand equal(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand notEqual(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand greater(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand greaterOrEqual(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand lesser(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand lesserOrEqual(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand logicalNot(const MLOperand& a, const MLOperatorOptions& options = {});
+  MLOperand logicalAnd(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand logicalOr(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand logicalXor(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand isNaN(const MLOperand& a, const MLOperatorOptions& options = {});
+  MLOperand isInfinite(const MLOperand& a, const MLOperatorOptions& options = {});
+  // Element-wise unary
+  MLOperand abs(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand ceil(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand cos(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand erf(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand exp(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand floor(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand identity(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand log(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand neg(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand reciprocal(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand roundEven(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand sin(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand sign(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand sqrt(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand tan(const MLOperand& input, const MLOperatorOptions& options = {});
+  // Activations
+  MLOperand elu(const MLOperand& input, const MLEluOptions& options = {});
+  MLOperand gelu(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand hardSigmoid(const MLOperand& input, const MLHardSigmoidOptions& options = {});
+  MLOperand hardSwish(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand leakyRelu(const MLOperand& input, const MLLeakyReluOptions& options = {});
+  MLOperand linear(const MLOperand& input, const MLLinearOptions& options = {});
+  MLOperand relu(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand sigmoid(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand softplus(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand softsign(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand tanh(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand clamp(const MLOperand& input, const MLClampOptions& options = {});
+  MLOperand prelu(const MLOperand& input, const MLOperand& slope, const MLOperatorOptions& options = {});
+  MLOperand softmax(const MLOperand& input, uint32_t axis, const MLOperatorOptions& options = {});
+  // Quantization and cast
+  MLOperand cast(const MLOperand& input, MLOperandDataType dataType, const MLOperatorOptions& options = {});
+  MLOperand quantizeLinear(const MLOperand& input, const MLOperand& scale, const MLOperand& zeroPoint,
+                           const MLOperatorOptions& options = {});
+  MLOperand dequantizeLinear(const MLOperand& input, const MLOperand& scale, const MLOperand& zeroPoint,
+                             const MLOperatorOptions& options = {});
+  // Convolution, pooling, resampling
+  MLOperand conv2d(const MLOperand& input, const MLOperand& filter, const MLConv2dOptions& options = {});
+  MLOperand convTranspose2d(const MLOperand& input, const MLOperand& filter,
+                            const MLConvTranspose2dOptions& options = {});
+  MLOperand averagePool2d(const MLOperand& input, const MLPool2dOptions& options = {});
+  MLOperand l2Pool2d(const MLOperand& input, const MLPool2dOptions& options = {});
+  MLOperand maxPool2d(const MLOperand& input, const MLPool2dOptions& options = {});
+  MLOperand resample2d(const MLOperand& input, const MLResample2dOptions& options = {});
+  // Matrix
+  MLOperand matmul(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand gemm(const MLOperand& a, const MLOperand& b, const MLGemmOptions& options = {});
+  // Normalization
+  MLOperand batchNormalization(const MLOperand& input, const MLOperand& mean, const MLOperand& variance,
+                               const MLBatchNormalizationOptions& options = {});
+  MLOperand instanceNormalization(const MLOperand& input, const MLInstanceNormalizationOptions& options = {});
+  MLOperand layerNormalization(const MLOperand& input, const MLLayerNormalizationOptions& options = {});
+  // Reductions and scans
+  MLOperand reduceL1(const MLOperand& input, const MLReduceOptions& options = {});
+  MLOperand reduceL2(const MLOperand& input, const MLReduceOptions& options = {});
+  MLOperand reduceLogSum(const MLOperand& input, const MLReduceOptions& options = {});
+  MLOperand reduceLogSumExp(const MLOperand& input, const MLReduceOptions& options = {});
+  MLOperand reduceMax(const MLOperand& input, const MLReduceOptions& options = {});
+  MLOperand reduceMean(const MLOperand& input, const MLReduceOptions& options = {});
+  MLOperand reduceMin(const MLOperand& input, const MLReduceOptions& options = {});
+  MLOperand reduceProduct(const MLOperand& input, const MLReduceOptions& options = {});
+  MLOperand reduceSum(const MLOperand& input, const MLReduceOptions& options = {});
+  MLOperand reduceSumSquare(const MLOperand& input, const MLReduceOptions& options = {});
+  MLOperand argMin(const MLOperand& input, uint32_t axis, const MLArgMinMaxOptions& options = {});
+  MLOperand argMax(const MLOperand& input, uint32_t axis, const MLArgMinMaxOptions& options = {});
+  MLOperand cumulativeSum(const MLOperand& input, uint32_t axis, const MLCumulativeSumOptions& options = {});
+  // Data movement and shape
+  MLOperand concat(const std::vector<MLOperand>& inputs, uint32_t axis, const MLOperatorOptions& options = {});
+  MLOperand expand(const MLOperand& input, const std::vector<MLDimension>& newShape,
+                   const MLOperatorOptions& options = {});
+  MLOperand gather(const MLOperand& input, const MLOperand& indices, const MLGatherOptions& options = {});
+  MLOperand gatherElements(const MLOperand& input, const MLOperand& indices, const MLGatherOptions& options = {});
+  MLOperand gatherND(const MLOperand& input, const MLOperand& indices, const MLOperatorOptions& options = {});
+  MLOperand scatterElements(const MLOperand& input, const MLOperand& indices, const MLOperand& updates,
+                            const MLScatterOptions& options = {});
+  MLOperand scatterND(const MLOperand& input, const MLOperand& indices, const MLOperand& updates,
+                      const MLOperatorOptions& options = {});
+  MLOperand pad(const MLOperand& input, const std::vector<uint32_t>& beginningPadding,
+                const std::vector<uint32_t>& endingPadding, const MLPadOptions& options = {});
+  MLOperand reshape(const MLOperand& input, const std::vector<MLDimension>& newShape,
+                    const MLOperatorOptions& options = {});
+  MLOperand reverse(const MLOperand& input, const MLReverseOptions& options = {});
+  MLOperand slice(const MLOperand& input, const std::vector<uint32_t>& starts, const std::vector<uint32_t>& sizes,
+                  const MLSliceOptions& options = {});
+  std::vector<MLOperand> split(const MLOperand& input, const MLSplits& splits, const MLSplitOptions& options = {});
+  MLOperand tile(const MLOperand& input, const std::vector<uint32_t>& repetitions,
+                 const MLOperatorOptions& options = {});
+  MLOperand transpose(const MLOperand& input, const MLTransposeOptions& options = {});
+  MLOperand triangular(const MLOperand& input, const MLTriangularOptions& options = {});
+  MLOperand where(const MLOperand& condition, const MLOperand& trueValue, const MLOperand& falseValue,
+                  const MLOperatorOptions& options = {});
+  // Recurrent
+  std::vector<MLOperand> gru(const MLOperand& input, const MLOperand& weight, const MLOperand& recurrentWeight,
+                             uint32_t steps, uint32_t hiddenSize, const MLGruOptions& options = {});
+  MLOperand gruCell(const MLOperand& input, const MLOperand& weight, const MLOperand& recurrentWeight,
+                    const MLOperand& hiddenState, uint32_t hiddenSize, const MLGruCellOptions& options = {});
+  std::vector<MLOperand> lstm(const MLOperand& input, const MLOperand& weight, const MLOperand& recurrentWeight,
+                              uint32_t steps, uint32_t hiddenSize, const MLLstmOptions& options = {});
+  std::vector<MLOperand> lstmCell(const MLOperand& input, const MLOperand& weight, const MLOperand& recurrentWeight,
+                                  const MLOperand& hiddenState, const MLOperand& cellState, uint32_t hiddenSize,
+                                  const MLLstmCellOptions& options = {});
+
+  const std::shared_ptr<internal::BuilderImpl>& impl() const { return impl_; }
+
+ private:
+  std::shared_ptr<internal::BuilderImpl> impl_;
+};
+
+}  // namespace webnn

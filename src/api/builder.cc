@@ -1,0 +1,194 @@
+// MLGraphBuilder: input(), constant(), build(), and the common path of every
+// operation (BuilderImpl::AddOp). The 95 operation methods are in builder_ops.cc.
+#include <set>
+
+#include "api/impl.h"
+#include "core/strings.h"
+#include "graph/lower.h"
+#include "ops/number_cast.h"
+#include "webnn/webnn.h"
+
+namespace webnn {
+
+using core::StrCat;
+using internal::BuilderImpl;
+
+namespace internal {
+
+void BuilderImpl::CheckCanBuild(std::string_view what) const {
+  if (has_built) throw InvalidStateError(StrCat(what, ": build() was already called on this builder"));
+  if (context->is_lost()) throw InvalidStateError(StrCat(what, ": the context is lost"));
+}
+
+graph::OperandId BuilderImpl::Validate(const MLOperand& operand, std::string_view op, std::string_view label,
+                                       std::string_view argument) const {
+  if (operand.builderImpl().get() != this) {
+    ops::InferContext ctx(*ops::ParseOpKind(op), label, nullptr);
+    ctx.Fail("argument '", argument, "' ",
+             operand.isNull() ? "is not an operand" : "was created by another MLGraphBuilder");
+  }
+  return operand.id();
+}
+
+std::vector<MLOperand> BuilderImpl::AddOp(ops::OpKind op, const std::string& label,
+                                          const std::vector<const MLOperand*>& operands,
+                                          std::shared_ptr<const ops::OpAttrs> attrs) {
+  CheckCanBuild(ops::OpName(op));
+  const ops::OpSchema& schema = ops::GetSchema(op);
+  std::vector<graph::OperandId> ids;
+  ids.reserve(operands.size());
+  for (size_t i = 0; i < operands.size(); ++i) {
+    const auto& slot = schema.inputs[std::min(i, schema.inputs.size() - 1)];
+    if (operands[i] == nullptr) {
+      ids.push_back(graph::kNoOperand);
+      continue;
+    }
+    ids.push_back(Validate(*operands[i], ops::OpName(op), label, slot.name));
+  }
+  std::vector<graph::OperandId> outs = graph.AddNode(op, label, std::move(ids), std::move(attrs), context->limits(op));
+  std::vector<MLOperand> result;
+  result.reserve(outs.size());
+  for (graph::OperandId id : outs) result.push_back(Wrap(id));
+  return result;
+}
+
+}  // namespace internal
+
+// ---- MLOperand --------------------------------------------------------------
+
+namespace {
+const graph::Operand& OperandOf(const MLOperand& o) {
+  if (o.isNull()) throw TypeError("MLOperand: null operand");
+  return o.builderImpl()->graph.operand(o.id());
+}
+}  // namespace
+
+MLOperandDataType MLOperand::dataType() const { return OperandOf(*this).desc.type; }
+uint32_t MLOperand::rank() const { return OperandOf(*this).desc.rank(); }
+std::vector<MLDimension> MLOperand::shape() const {
+  const graph::Operand& o = OperandOf(*this);
+  const core::SymbolTable& symbols = builder_->graph.symbols();
+  std::vector<MLDimension> out;
+  for (const core::Dim& d : o.desc.shape) {
+    if (d.IsStatic()) out.emplace_back(d.size);
+    else out.emplace_back(MLDynamicDimension{symbols.Get(d.symbol).name, d.size});
+  }
+  return out;
+}
+
+// ---- MLGraphBuilder ---------------------------------------------------------
+
+MLGraphBuilder::MLGraphBuilder(const MLContext& context) {
+  if (!context.impl()) throw TypeError("MLGraphBuilder: null context");
+  if (context.impl()->is_lost()) throw InvalidStateError("MLGraphBuilder: the context is lost");
+  impl_ = std::make_shared<BuilderImpl>(context.impl());
+}
+
+MLOperand MLGraphBuilder::input(const std::string& name, const MLOperandDescriptor& descriptor) {
+  impl_->CheckCanBuild("input");
+  if (name.empty()) throw TypeError("input: the name must not be empty");
+  if (impl_->graph.FindInput(name)) throw TypeError(StrCat("input: an input named '", name, "' already exists"));
+  internal::CheckDescriptor(descriptor.dataType, descriptor.shape, StrCat("input '", name, "'"));
+  if (!impl_->context->io_types().Contains(descriptor.dataType))
+    throw TypeError(StrCat("input '", name, "': data type ", ToString(descriptor.dataType), " is not supported"));
+  core::OperandDesc desc{descriptor.dataType, {}};
+  core::SymbolTable& symbols = impl_->graph.mutable_symbols();
+  for (const MLDimension& d : descriptor.shape) {
+    if (!d.isDynamic()) {
+      desc.shape.push_back(core::Dim::Static(static_cast<uint32_t>(d.size())));
+      continue;
+    }
+    auto id = symbols.Intern(d.name(), static_cast<uint32_t>(d.size()));
+    if (!id)
+      throw TypeError(StrCat("input '", name, "': dynamic dimension '", d.name(), "' has maxSize ", d.size(),
+                             " but was declared with maxSize ", symbols.Get(*symbols.Find(d.name())).max_size));
+    desc.shape.push_back(core::Dim{static_cast<uint32_t>(d.size()), *id});
+  }
+  return impl_->Wrap(impl_->graph.AddInput(name, desc));
+}
+
+MLOperand MLGraphBuilder::constant(const MLOperandDescriptor& descriptor, const MLBufferSource& buffer) {
+  impl_->CheckCanBuild("constant");
+  internal::CheckDescriptor(descriptor.dataType, descriptor.shape, "constant");
+  std::vector<uint32_t> shape;
+  for (const MLDimension& d : descriptor.shape) {
+    if (d.isDynamic()) throw TypeError("constant: a constant cannot have dynamic dimensions");
+    shape.push_back(static_cast<uint32_t>(d.size()));
+  }
+  if (!impl_->context->io_types().Contains(descriptor.dataType))
+    throw TypeError(StrCat("constant: data type ", ToString(descriptor.dataType), " is not supported"));
+  const uint64_t bytes = ByteLengthFor(descriptor.dataType, core::ElementCount(shape));
+  internal::CheckBufferMatches(buffer, descriptor.dataType, bytes, "constant");
+  auto data = std::make_shared<graph::ConstantData>();
+  // A copy: the caller may change or free the buffer after this returns.
+  data->host = std::make_shared<const std::vector<std::byte>>(buffer.bytes().begin(), buffer.bytes().end());
+  return impl_->Wrap(impl_->graph.AddConstant({descriptor.dataType, core::StaticShape(shape)}, std::move(data)));
+}
+
+MLOperand MLGraphBuilder::constant(MLOperandDataType dataType, const MLNumber& value) {
+  impl_->CheckCanBuild("constant");
+  if (dataType == MLOperandDataType::kInt4 || dataType == MLOperandDataType::kUint4)
+    throw TypeError(StrCat("constant: a scalar constant cannot be ", ToString(dataType)));
+  if (value.isBigInt() && IsFloatingPoint(dataType))
+    throw TypeError(StrCat("constant: a BigInt value cannot make a ", ToString(dataType), " constant"));
+  if (!impl_->context->io_types().Contains(dataType))
+    throw TypeError(StrCat("constant: data type ", ToString(dataType), " is not supported"));
+  auto bytes = std::make_shared<std::vector<std::byte>>(ByteLengthFor(dataType, 1));
+  ops::WriteCastValue(ops::CastMLNumber(value, dataType), dataType, bytes->data());
+  auto data = std::make_shared<graph::ConstantData>();
+  data->host = std::move(bytes);
+  return impl_->Wrap(impl_->graph.AddConstant({dataType, {}}, std::move(data)));
+}
+
+MLOperand MLGraphBuilder::constant(const MLTensor& tensor) {
+  if (!tensor.impl()) throw TypeError("constant: null tensor");
+  const internal::TensorImpl& t = *tensor.impl();
+  if (t.context != impl_->context) throw TypeError("constant: the tensor belongs to another context");
+  if (t.destroyed) throw TypeError("constant: the tensor is destroyed");
+  if (!t.is_constant) throw TypeError("constant: the tensor was not created by createConstantTensor()");
+  impl_->CheckCanBuild("constant");
+  auto data = std::make_shared<graph::ConstantData>();
+  data->tensor_buffer = t.buffer;
+  return impl_->Wrap(impl_->graph.AddConstant({t.desc.dataType, core::StaticShape(t.desc.shape)}, std::move(data)));
+}
+
+MLOperand MLGraphBuilder::constant(const MLConstantDescriptor& descriptor) {
+  impl_->CheckCanBuild("constant");
+  if (descriptor.label.empty()) throw TypeError("constant: a weightless constant needs a label");
+  std::vector<MLDimension> dims(descriptor.shape.begin(), descriptor.shape.end());
+  internal::CheckDescriptor(descriptor.dataType, dims, StrCat("constant '", descriptor.label, "'"));
+  for (const graph::Operand& o : impl_->graph.operands())
+    if (o.constant && o.constant->weightless_label == descriptor.label)
+      throw TypeError(StrCat("constant: a weightless constant labelled '", descriptor.label, "' already exists"));
+  auto data = std::make_shared<graph::ConstantData>();
+  data->weightless_label = descriptor.label;
+  return impl_->Wrap(
+      impl_->graph.AddConstant({descriptor.dataType, core::StaticShape(descriptor.shape)}, std::move(data)));
+}
+
+MLGraph MLGraphBuilder::build(const MLNamedOperands& outputs) {
+  impl_->CheckCanBuild("build");
+  if (outputs.empty()) throw TypeError("build: no outputs given");
+  std::set<graph::OperandId> seen;
+  for (const auto& [name, operand] : outputs) {
+    if (name.empty()) throw TypeError("build: an output name is empty");
+    if (operand.builderImpl() != impl_)
+      throw TypeError(StrCat("build: output '", name, "' was created by another MLGraphBuilder"));
+    const graph::Operand& o = impl_->graph.operand(operand.id());
+    if (o.kind == graph::Operand::Kind::kInput)
+      throw TypeError(StrCat("build: output '", name, "' is a graph input; use identity() to output it"));
+    if (o.kind == graph::Operand::Kind::kConstant)
+      throw TypeError(StrCat("build: output '", name, "' is a constant; use identity() to output it"));
+  }
+  // The builder is done whatever compilation says (spec: [[hasBuilt]] is set
+  // before the graph is converted).
+  impl_->has_built = true;
+  std::map<std::string, graph::OperandId> named;
+  for (const auto& [name, operand] : outputs) named[name] = operand.id();
+  auto ir = std::make_shared<const graph::Graph>(impl_->graph);
+  auto g = internal::CompileGraph(impl_->context, ir, named);
+  impl_->context->Register(g);
+  return MLGraph(g);
+}
+
+}  // namespace webnn

@@ -1,0 +1,242 @@
+// MLGraph, graph compilation and MLContext::dispatch().
+#include <set>
+
+#include "api/impl.h"
+#include "core/strings.h"
+#include "graph/lower.h"
+#include "webnn/webnn.h"
+
+namespace webnn {
+
+using core::StrCat;
+using internal::ContextImpl;
+using internal::GraphImpl;
+
+namespace internal {
+
+std::shared_ptr<GraphImpl> CompileGraph(const std::shared_ptr<ContextImpl>& context,
+                                        std::shared_ptr<const graph::Graph> ir,
+                                        const std::map<std::string, graph::OperandId>& outputs) {
+  auto g = std::make_shared<GraphImpl>();
+  g->context = context;
+  g->outputs = outputs;
+  graph::LoweredGraph lowered = graph::Lower(*ir, outputs);
+  g->nodes = lowered.nodes;
+  g->value_of_operand = lowered.value_of_operand;
+
+  ops::Device& device = context->device();
+  std::vector<std::shared_ptr<ops::DeviceBuffer>> constants(lowered.program.values.size());
+  for (size_t v = 0; v < lowered.program.values.size(); ++v) {
+    const graph::Operand& o = ir->operand(lowered.operand_of_value[v]);
+    if (o.kind == graph::Operand::Kind::kInput) g->inputs[o.name] = lowered.operand_of_value[v];
+    if (o.kind != graph::Operand::Kind::kConstant) continue;
+    if (o.constant->host) {
+      constants[v] = device.ConstantBuffer(o.constant->host);
+    } else if (o.constant->tensor_buffer) {
+      constants[v] = o.constant->tensor_buffer;
+    } else {
+      g->weightless[o.constant->weightless_label] = static_cast<int32_t>(v);
+      g->weightless_bound[o.constant->weightless_label] = false;
+    }
+  }
+  try {
+    g->executable = std::make_unique<scheduler::Executable>(context->device_ptr(), std::move(lowered.program),
+                                                            std::move(constants));
+  } catch (const MLException&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw OperationError(StrCat("build: compilation failed: ", e.what()));
+  }
+  g->ir = std::move(ir);
+  return g;
+}
+
+}  // namespace internal
+
+namespace {
+
+GraphImpl& G(const std::shared_ptr<GraphImpl>& impl) {
+  if (!impl) throw TypeError("MLGraph: null graph");
+  return *impl;
+}
+
+MLOperandDescriptor ToDescriptor(const graph::Graph& ir, const core::OperandDesc& d) {
+  MLOperandDescriptor out{d.type, {}};
+  for (const core::Dim& dim : d.shape) {
+    if (dim.IsStatic()) out.shape.emplace_back(dim.size);
+    else out.shape.emplace_back(MLDynamicDimension{ir.symbols().Get(dim.symbol).name, dim.size});
+  }
+  return out;
+}
+
+void BindConstant(GraphImpl& g, const std::string& label, const MLBufferSource& data, std::string_view what) {
+  auto it = g.weightless.find(label);
+  if (it == g.weightless.end())
+    throw TypeError(StrCat(what, ": the graph has no weightless constant labelled '", label, "'"));
+  const ops::ProgramValue& value = g.executable->program().values[it->second];
+  const uint64_t bytes = ByteLengthFor(value.desc.type, core::ElementCount(value.desc.shape));
+  internal::CheckBufferMatches(data, value.desc.type, bytes, StrCat(what, " '", label, "'"));
+  ops::Device& device = g.context->device();
+  auto buffer = device.Allocate(bytes);
+  device.Upload(*buffer, 0, data.bytes());
+  g.executable->SetConstant(it->second, std::move(buffer));
+  g.weightless_bound[label] = true;
+}
+
+void CompileWhenComplete(GraphImpl& g) {
+  for (const auto& [label, bound] : g.weightless_bound)
+    if (!bound) return;
+  g.executable->CompileDeviceProgram();
+}
+
+}  // namespace
+
+void MLGraph::destroy() {
+  if (!impl_) return;
+  std::lock_guard<std::mutex> lock(impl_->context->timeline());
+  if (impl_->destroyed) return;
+  impl_->destroyed = true;
+  impl_->executable.reset();
+}
+
+std::map<std::string, MLOperandDescriptor> MLGraph::inputDescriptors() const {
+  const GraphImpl& g = G(impl_);
+  std::map<std::string, MLOperandDescriptor> out;
+  for (const auto& [name, id] : g.inputs) out[name] = ToDescriptor(*g.ir, g.ir->operand(id).desc);
+  return out;
+}
+
+std::map<std::string, MLOperandDescriptor> MLGraph::outputDescriptors() const {
+  const GraphImpl& g = G(impl_);
+  std::map<std::string, MLOperandDescriptor> out;
+  for (const auto& [name, id] : g.outputs) out[name] = ToDescriptor(*g.ir, g.ir->operand(id).desc);
+  return out;
+}
+
+std::map<std::string, std::vector<uint32_t>> MLGraph::computeShapes(
+    const std::map<std::string, std::vector<uint32_t>>& inputShapes) const {
+  const GraphImpl& g = G(impl_);
+  for (const auto& [name, shape] : inputShapes)
+    if (!g.inputs.count(name)) throw TypeError(StrCat("computeShapes: the graph has no input named '", name, "'"));
+  for (const auto& [name, id] : g.inputs)
+    if (!inputShapes.count(name)) throw TypeError(StrCat("computeShapes: no shape for input '", name, "'"));
+  auto shapes = g.ir->InferConcreteShapes(inputShapes, g.nodes);
+  std::map<std::string, std::vector<uint32_t>> out;
+  for (const auto& [name, id] : g.outputs) out[name] = shapes[id];
+  return out;
+}
+
+std::vector<std::string> MLGraph::unboundConstants() const {
+  const GraphImpl& g = G(impl_);
+  std::vector<std::string> out;
+  for (const auto& [label, bound] : g.weightless_bound)
+    if (!bound) out.push_back(label);
+  return out;
+}
+
+void MLGraph::setConstantData(const std::string& label, const MLBufferSource& data) {
+  GraphImpl& g = G(impl_);
+  std::lock_guard<std::mutex> lock(g.context->timeline());
+  if (g.destroyed) throw InvalidStateError("setConstantData: the graph is destroyed");
+  BindConstant(g, label, data, "setConstantData");
+  CompileWhenComplete(g);
+}
+
+std::string MLGraph::deviceName() const { return std::string(G(impl_).context->device().name()); }
+
+void MLContext::bindConstants(const MLGraph& graph, const std::map<std::string, MLBufferSource>& constants) {
+  GraphImpl& g = G(graph.impl());
+  if (g.context != impl_) throw TypeError("bindConstants: the graph belongs to another context");
+  std::lock_guard<std::mutex> lock(impl_->timeline());
+  if (g.destroyed) throw InvalidStateError("bindConstants: the graph is destroyed");
+  for (const auto& [label, data] : constants) BindConstant(g, label, data, "bindConstants");
+  CompileWhenComplete(g);
+}
+
+void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, const MLNamedTensors& outputs) {
+  if (!impl_) throw TypeError("dispatch: null context");
+  GraphImpl& g = G(graph.impl());
+  if (g.context != impl_) throw TypeError("dispatch: the graph belongs to another context");
+  if (g.destroyed) throw InvalidStateError("dispatch: the graph is destroyed");
+  std::set<const internal::TensorImpl*> seen;
+  for (const auto* named : {&inputs, &outputs}) {
+    for (const auto& [name, tensor] : *named) {
+      if (!tensor.impl()) throw TypeError(StrCat("dispatch: tensor '", name, "' is null"));
+      if (!seen.insert(tensor.impl().get()).second)
+        throw TypeError(StrCat("dispatch: tensor '", name, "' is passed more than once"));
+      if (tensor.impl()->context != impl_) throw TypeError(StrCat("dispatch: tensor '", name, "' belongs to another context"));
+      if (tensor.impl()->destroyed) throw TypeError(StrCat("dispatch: tensor '", name, "' is destroyed"));
+      if (tensor.impl()->is_constant) throw TypeError(StrCat("dispatch: tensor '", name, "' is a constant tensor"));
+    }
+  }
+  // Inputs: exactly the graph's inputs, each with the declared type and a shape
+  // the declaration admits (named dynamic dims bound in InferConcreteShapes).
+  if (inputs.size() != g.inputs.size())
+    throw TypeError(StrCat("dispatch: the graph has ", g.inputs.size(), " inputs but ", inputs.size(), " were given"));
+  std::map<std::string, std::vector<uint32_t>> input_shapes;
+  for (const auto& [name, tensor] : inputs) {
+    auto it = g.inputs.find(name);
+    if (it == g.inputs.end()) throw TypeError(StrCat("dispatch: the graph has no input named '", name, "'"));
+    const core::OperandDesc& d = g.ir->operand(it->second).desc;
+    if (tensor.dataType() != d.type)
+      throw TypeError(StrCat("dispatch: input '", name, "' must be ", ToString(d.type), ", got ",
+                             ToString(tensor.dataType())));
+    input_shapes[name] = tensor.shape();
+  }
+  if (outputs.size() != g.outputs.size())
+    throw TypeError(StrCat("dispatch: the graph has ", g.outputs.size(), " outputs but ", outputs.size(), " were given"));
+  for (const auto& [name, tensor] : outputs)
+    if (!g.outputs.count(name)) throw TypeError(StrCat("dispatch: the graph has no output named '", name, "'"));
+
+  std::lock_guard<std::mutex> lock(impl_->timeline());
+  if (g.destroyed) throw InvalidStateError("dispatch: the graph is destroyed");
+  for (const auto& [label, bound] : g.weightless_bound)
+    if (!bound) throw InvalidStateError(StrCat("dispatch: weightless constant '", label, "' has no data yet"));
+  if (impl_->is_lost()) return;  // the spec aborts silently on a lost context
+
+  // Concrete shapes of every operand: the static ones, or one inference pass.
+  std::vector<std::vector<uint32_t>> operand_shapes;
+  if (g.ir->HasDynamicDimensions()) {
+    operand_shapes = g.ir->InferConcreteShapes(input_shapes, g.nodes);
+  } else {
+    for (const auto& [name, shape] : input_shapes)
+      if (shape != core::Sizes(g.ir->operand(g.inputs.at(name)).desc.shape))
+        throw TypeError(StrCat("dispatch: input '", name, "' must have shape ",
+                               core::ListToString(core::Sizes(g.ir->operand(g.inputs.at(name)).desc.shape)), ", got ",
+                               core::ListToString(shape)));
+  }
+  auto shape_of = [&](graph::OperandId id) {
+    return operand_shapes.empty() ? core::Sizes(g.ir->operand(id).desc.shape) : operand_shapes[id];
+  };
+  for (const auto& [name, tensor] : outputs) {
+    const graph::OperandId id = g.outputs.at(name);
+    const core::OperandDesc& d = g.ir->operand(id).desc;
+    if (tensor.dataType() != d.type || tensor.shape() != shape_of(id))
+      throw TypeError(StrCat("dispatch: output '", name, "' must be ", ToString(d.type), " ",
+                             core::ListToString(shape_of(id)), ", got ", ToString(tensor.dataType()), " ",
+                             core::ListToString(tensor.shape())));
+  }
+
+  const ops::Program& program = g.executable->program();
+  std::vector<ops::DeviceBuffer*> external(program.values.size(), nullptr);
+  std::vector<std::vector<uint32_t>> shapes(program.values.size());
+  for (size_t op = 0; op < g.value_of_operand.size(); ++op)
+    if (g.value_of_operand[op] >= 0) shapes[g.value_of_operand[op]] = shape_of(static_cast<graph::OperandId>(op));
+  for (const auto& [name, tensor] : inputs) external[g.value_of_operand[g.inputs.at(name)]] = tensor.impl()->buffer.get();
+  // One operand may be several outputs: compute into the first, copy to the rest.
+  std::vector<std::pair<ops::DeviceBuffer*, ops::DeviceBuffer*>> copies;
+  for (const auto& [name, tensor] : outputs) {
+    const int32_t v = g.value_of_operand[g.outputs.at(name)];
+    if (external[v] == nullptr) external[v] = tensor.impl()->buffer.get();
+    else copies.emplace_back(external[v], tensor.impl()->buffer.get());
+  }
+  g.executable->Run(external, shapes, impl_->parallel());
+  ops::Device& device = impl_->device();
+  for (auto [from, to] : copies) {
+    std::vector<std::byte> tmp(from->size());
+    device.Download(*from, 0, tmp);
+    device.Upload(*to, 0, tmp);
+  }
+}
+
+}  // namespace webnn

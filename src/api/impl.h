@@ -1,0 +1,125 @@
+// Implementation objects behind the public handles.
+#pragma once
+
+#include <future>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/parallel.h"
+#include "graph/graph.h"
+#include "ops/device.h"
+#include "ops/schema.h"
+#include "scheduler/executable.h"
+#include "webnn/webnn.h"
+
+namespace webnn::internal {
+
+class GraphImpl;
+class TensorImpl;
+
+class ContextImpl : public std::enable_shared_from_this<ContextImpl> {
+ public:
+  ContextImpl(const MLContextOptions& options, std::shared_ptr<ops::Device> device);
+
+  const MLContextOptions& options() const { return options_; }
+  ops::Device& device() const { return *device_; }
+  const std::shared_ptr<ops::Device>& device_ptr() const { return device_; }
+  core::ParallelFor& parallel() { return *parallel_; }
+
+  // Per-op limits: the schema's allowed types narrowed to what the device runs.
+  const ops::OpLimits& limits(ops::OpKind op) const { return limits_[static_cast<int>(op)]; }
+  // Data types graph inputs, constants and outputs may have on this context.
+  core::DataTypeSet io_types() const { return io_types_; }
+
+  bool is_lost() const;
+  void Lose(const std::string& message);
+  std::shared_future<MLContextLostInfo> lost_future() const { return lost_future_; }
+
+  void Register(const std::shared_ptr<GraphImpl>& g);
+  void Register(const std::shared_ptr<TensorImpl>& t);
+
+  // Serializes work on the context's timeline (dispatch, tensor reads/writes).
+  std::mutex& timeline() { return timeline_; }
+
+ private:
+  MLContextOptions options_;
+  std::shared_ptr<ops::Device> device_;
+  std::unique_ptr<core::ParallelFor> parallel_;
+  std::vector<ops::OpLimits> limits_;
+  core::DataTypeSet io_types_;
+  mutable std::mutex mutex_;
+  bool lost_ = false;
+  std::promise<MLContextLostInfo> lost_promise_;
+  std::shared_future<MLContextLostInfo> lost_future_;
+  std::vector<std::weak_ptr<GraphImpl>> graphs_;
+  std::vector<std::weak_ptr<TensorImpl>> tensors_;
+  std::mutex timeline_;
+};
+
+class TensorImpl {
+ public:
+  TensorImpl(std::shared_ptr<ContextImpl> context, MLTensorDescriptor desc, bool is_constant,
+             std::shared_ptr<ops::DeviceBuffer> buffer)
+      : context(std::move(context)), desc(std::move(desc)), is_constant(is_constant), buffer(std::move(buffer)) {}
+
+  std::shared_ptr<ContextImpl> context;
+  MLTensorDescriptor desc;
+  bool is_constant;
+  std::shared_ptr<ops::DeviceBuffer> buffer;  // released by destroy()
+  bool destroyed = false;
+};
+
+class BuilderImpl : public std::enable_shared_from_this<BuilderImpl> {
+ public:
+  explicit BuilderImpl(std::shared_ptr<ContextImpl> context) : context(std::move(context)) {}
+
+  // InvalidStateError unless the builder can still build.
+  void CheckCanBuild(std::string_view what) const;
+  // TypeError unless `operand` belongs to this builder.
+  graph::OperandId Validate(const MLOperand& operand, std::string_view op, std::string_view label,
+                            std::string_view argument) const;
+  // The common path of every operation method.
+  std::vector<MLOperand> AddOp(ops::OpKind op, const std::string& label,
+                               const std::vector<const MLOperand*>& operands,
+                               std::shared_ptr<const ops::OpAttrs> attrs);
+  MLOperand Wrap(graph::OperandId id) { return MLOperand(shared_from_this(), id); }
+
+  std::shared_ptr<ContextImpl> context;
+  graph::Graph graph;
+  bool has_built = false;
+};
+
+class GraphImpl {
+ public:
+  std::shared_ptr<ContextImpl> context;
+  std::shared_ptr<const graph::Graph> ir;      // the builder's graph, frozen
+  std::vector<uint32_t> nodes;                 // nodes reaching the outputs, in order
+  std::map<std::string, graph::OperandId> inputs;   // every graph input used
+  std::map<std::string, graph::OperandId> outputs;
+  std::vector<int32_t> value_of_operand;       // operand id -> program value id (-1: unused)
+  std::unique_ptr<scheduler::Executable> executable;
+  std::map<std::string, int32_t> weightless;   // label -> constant value id
+  std::map<std::string, bool> weightless_bound;
+  bool destroyed = false;
+  std::mutex mutex;
+};
+
+// The spec's "check dimensions" for descriptors given to input()/constant()/
+// createTensor(); `what` prefixes the TypeError message.
+void CheckDescriptor(MLOperandDataType type, const std::vector<MLDimension>& shape, std::string_view what);
+// The spec's "validate buffer with descriptor".
+void CheckBufferMatches(const MLBufferSource& buffer, MLOperandDataType type, uint64_t byte_length,
+                        std::string_view what);
+
+}  // namespace webnn::internal
+
+namespace webnn::internal {
+// Lowers `ir` to a program for the context's device, uploads constants, plans
+// memory and compiles. Defined in api/graph.cc.
+std::shared_ptr<GraphImpl> CompileGraph(const std::shared_ptr<ContextImpl>& context,
+                                        std::shared_ptr<const graph::Graph> ir,
+                                        const std::map<std::string, graph::OperandId>& outputs);
+}  // namespace webnn::internal

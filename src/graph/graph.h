@@ -1,0 +1,89 @@
+// The graph IR: operands (inputs, constants, node outputs) and nodes in
+// creation order, which is a topological order. Nodes are validated and their
+// outputs inferred as they are added; the same inference runs again at dispatch
+// when the graph has dynamic dimensions.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/shape.h"
+#include "core/symbols.h"
+#include "ops/device.h"
+#include "ops/op_kind.h"
+#include "ops/schema.h"
+
+namespace webnn::graph {
+
+using core::OperandDesc;
+using OperandId = uint32_t;
+inline constexpr OperandId kNoOperand = UINT32_MAX;
+
+// Where a constant's bytes come from.
+struct ConstantData {
+  std::shared_ptr<const std::vector<std::byte>> host;  // constant(desc, buffer) and scalars
+  std::shared_ptr<ops::DeviceBuffer> tensor_buffer;     // constant(MLTensor), on the context's device
+  std::string weightless_label;                         // bound after build (DAOP / webnn#901)
+};
+
+struct Operand {
+  enum class Kind { kInput, kConstant, kIntermediate };
+  Kind kind = Kind::kIntermediate;
+  OperandDesc desc;
+  std::string name;          // inputs: the input name
+  int32_t producer = -1;     // intermediates: index of the producing node
+  uint32_t producer_output = 0;
+  std::shared_ptr<ConstantData> constant;
+};
+
+struct Node {
+  ops::OpKind op;
+  std::string label;
+  std::shared_ptr<const ops::OpAttrs> attrs;
+  std::vector<OperandId> inputs;  // schema order; kNoOperand for an absent optional operand
+  std::vector<OperandId> outputs;
+};
+
+class Graph {
+ public:
+  // Adds a graph input; `desc` is already validated (dims, byte length).
+  OperandId AddInput(const std::string& name, const OperandDesc& desc);
+  OperandId AddConstant(const OperandDesc& desc, std::shared_ptr<ConstantData> data);
+
+  // Validates `inputs` against `limits` (data types, ranks; TypeError), runs the
+  // op's shape inference and appends the node. Returns its output operands. On
+  // any error the graph is left unchanged.
+  std::vector<OperandId> AddNode(ops::OpKind op, const std::string& label, std::vector<OperandId> inputs,
+                                 std::shared_ptr<const ops::OpAttrs> attrs, const ops::OpLimits& limits);
+
+  const Operand& operand(OperandId id) const { return operands_.at(id); }
+  Operand& mutable_operand(OperandId id) { return operands_.at(id); }
+  const std::vector<Operand>& operands() const { return operands_; }
+  const std::vector<Node>& nodes() const { return nodes_; }
+  const core::SymbolTable& symbols() const { return symbols_; }
+  core::SymbolTable& mutable_symbols() { return symbols_; }
+  std::optional<OperandId> FindInput(const std::string& name) const;
+
+  // Nodes needed to compute `outputs`, in topological order.
+  std::vector<uint32_t> NodesReaching(const std::vector<OperandId>& outputs) const;
+
+  // The dispatch-time shape pass: binds every named dynamic dimension from the
+  // concrete `input_shapes` (by input name) and re-runs shape inference over
+  // `nodes`. Returns concrete shapes for every operand id (empty for operands
+  // not reached). Throws TypeError naming the input or node that fails.
+  std::vector<std::vector<uint32_t>> InferConcreteShapes(
+      const std::map<std::string, std::vector<uint32_t>>& input_shapes, const std::vector<uint32_t>& nodes) const;
+
+  bool HasDynamicDimensions() const { return symbols_.size() > 1; }
+
+ private:
+  std::vector<Operand> operands_;
+  std::vector<Node> nodes_;
+  core::SymbolTable symbols_;
+};
+
+}  // namespace webnn::graph

@@ -1,0 +1,20 @@
+// Activation family: elu, gelu, hardSigmoid, hardSwish, leakyRelu, linear, relu,
+// sigmoid, softplus, softsign, tanh, clamp. One attribute struct for all of them
+// so a fused epilogue (conv2d + activation) can carry any of them.
+#pragma once
+
+#include <optional>
+
+#include "ops/schema.h"
+#include "webnn/types.h"
+
+namespace webnn::ops {
+
+struct ActivationAttrs final : OpAttrs {
+  double alpha = 0;  // elu alpha (1), hardSigmoid alpha (0.2), leakyRelu alpha (0.01), linear alpha (1)
+  double beta = 0;   // hardSigmoid beta (0.5), linear beta (0)
+  std::optional<MLNumber> minValue;  // clamp
+  std::optional<MLNumber> maxValue;  // clamp
+};
+
+}  // namespace webnn::ops

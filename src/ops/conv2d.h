@@ -1,0 +1,33 @@
+// conv2d attributes and output geometry (shared by Infer and every kernel).
+#pragma once
+
+#include <vector>
+
+#include "ops/schema.h"
+#include "webnn/types.h"
+
+namespace webnn::ops {
+
+struct Conv2dAttrs final : OpAttrs {
+  std::vector<uint32_t> padding = {0, 0, 0, 0};  // [beginH, endH, beginW, endW]
+  std::vector<uint32_t> strides = {1, 1};
+  std::vector<uint32_t> dilations = {1, 1};
+  uint32_t groups = 1;
+  MLInputOperandLayout inputLayout = MLInputOperandLayout::kNchw;
+  MLConv2dFilterOperandLayout filterLayout = MLConv2dFilterOperandLayout::kOihw;
+};
+
+// Sizes of a conv2d with layouts resolved, for concrete input/filter shapes.
+struct Conv2dGeometry {
+  uint32_t batch, in_channels, in_h, in_w;
+  uint32_t out_channels, out_h, out_w;
+  uint32_t kernel_h, kernel_w;
+  uint32_t groups;
+  uint32_t stride_h, stride_w, dilation_h, dilation_w;
+  uint32_t pad_top, pad_bottom, pad_left, pad_right;
+};
+// Assumes the shapes passed Infer.
+Conv2dGeometry ComputeConv2dGeometry(const Conv2dAttrs& attrs, const std::vector<uint32_t>& input_shape,
+                                     const std::vector<uint32_t>& filter_shape);
+
+}  // namespace webnn::ops

@@ -1,0 +1,98 @@
+// The device abstraction. A device owns memory (buffers with explicit upload and
+// download, never raw host pointers handed to users), tells which operators and
+// data types it runs, and compiles a Program (a topologically ordered list of
+// steps over values) into something it can run many times.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/parallel.h"
+#include "core/shape.h"
+#include "ops/op_kind.h"
+#include "ops/schema.h"
+#include "webnn/types.h"
+
+namespace webnn::ops {
+
+class DeviceBuffer {
+ public:
+  explicit DeviceBuffer(size_t size) : size_(size) {}
+  virtual ~DeviceBuffer() = default;
+  size_t size() const { return size_; }
+  // Host-visible memory (reference and cpu devices); null on the gpu.
+  virtual std::byte* host_data() { return nullptr; }
+
+ private:
+  size_t size_;
+};
+
+// One value of a Program: a graph input, output, constant or intermediate.
+struct ProgramValue {
+  enum class Kind { kInput, kOutput, kConstant, kIntermediate };
+  Kind kind = Kind::kIntermediate;
+  OperandDesc desc;  // dynamic dims at their upper bounds
+};
+
+struct ProgramStep {
+  OpKind op;
+  std::string label;
+  std::shared_ptr<const OpAttrs> attrs;
+  std::vector<int32_t> inputs;   // value ids in schema order; -1 = absent optional operand
+  std::vector<int32_t> outputs;  // value ids
+};
+
+struct Program {
+  std::vector<ProgramValue> values;
+  std::vector<ProgramStep> steps;
+};
+
+// Where a value lives during one run, and its concrete shape.
+struct ValueBinding {
+  DeviceBuffer* buffer = nullptr;
+  size_t offset = 0;
+  std::vector<uint32_t> shape;
+};
+
+class DeviceProgram {
+ public:
+  virtual ~DeviceProgram() = default;
+  // `values` is indexed like Program::values; every value is bound.
+  virtual void Run(std::span<const ValueBinding> values, core::ParallelFor& parallel) = 0;
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual MLDeviceType type() const = 0;
+  virtual std::string_view name() const = 0;
+  virtual std::string description() const = 0;
+  virtual bool accelerated() const = 0;
+
+  // Data types this device runs for one operand slot of `op` (a subset of the
+  // schema's allowed types; empty if it does not run `op`).
+  virtual DataTypeSet SupportedTypes(OpKind op, bool is_output, size_t slot) const = 0;
+
+  // Zero-filled memory.
+  virtual std::shared_ptr<DeviceBuffer> Allocate(size_t bytes) = 0;
+  virtual void Upload(DeviceBuffer& buffer, size_t offset, std::span<const std::byte> data) = 0;
+  virtual void Download(DeviceBuffer& buffer, size_t offset, std::span<std::byte> data) = 0;
+  // A buffer holding `data` for read-only use (constants). Host devices share
+  // the bytes instead of copying them.
+  virtual std::shared_ptr<DeviceBuffer> ConstantBuffer(std::shared_ptr<const std::vector<std::byte>> data);
+
+  // `constants` holds, for each constant value of `program`, its buffer (others null).
+  virtual std::unique_ptr<DeviceProgram> Compile(
+      const Program& program, std::span<const std::shared_ptr<DeviceBuffer>> constants) = 0;
+};
+
+// Devices available in this build and on this machine, in preference order
+// (gpu, cpu, reference). Created once.
+std::vector<std::shared_ptr<Device>> AvailableDevices();
+std::shared_ptr<Device> FindDevice(MLDeviceType type);
+
+}  // namespace webnn::ops

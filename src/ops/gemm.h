@@ -1,0 +1,10 @@
+#pragma once
+#include "ops/schema.h"
+namespace webnn::ops {
+struct GemmAttrs final : OpAttrs {
+  double alpha = 1.0;
+  double beta = 1.0;
+  bool aTranspose = false;
+  bool bTranspose = false;
+};
+}  // namespace webnn::ops

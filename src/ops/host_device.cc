@@ -1,0 +1,78 @@
+#include "ops/host_device.h"
+
+#include <cstring>
+
+#include "core/strings.h"
+
+namespace webnn::ops {
+
+std::shared_ptr<DeviceBuffer> HostDevice::Allocate(size_t bytes) { return std::make_shared<HostBuffer>(bytes); }
+
+std::shared_ptr<DeviceBuffer> HostDevice::ConstantBuffer(std::shared_ptr<const std::vector<std::byte>> data) {
+  return std::make_shared<SharedHostBuffer>(std::move(data));
+}
+
+void HostDevice::Upload(DeviceBuffer& buffer, size_t offset, std::span<const std::byte> data) {
+  if (offset + data.size() > buffer.size()) throw OperationError("upload past the end of a buffer");
+  if (!data.empty()) std::memcpy(buffer.host_data() + offset, data.data(), data.size());
+}
+
+void HostDevice::Download(DeviceBuffer& buffer, size_t offset, std::span<std::byte> data) {
+  if (offset + data.size() > buffer.size()) throw OperationError("download past the end of a buffer");
+  if (!data.empty()) std::memcpy(data.data(), buffer.host_data() + offset, data.size());
+}
+
+void MakeTensorViews(const Program& program, const ProgramStep& step, std::span<const ValueBinding> values,
+                     std::vector<TensorView>& inputs, std::vector<TensorView>& outputs) {
+  auto view = [&](int32_t id) {
+    TensorView v;
+    if (id < 0) return v;
+    const ValueBinding& b = values[id];
+    v.type = program.values[id].desc.type;
+    v.shape = b.shape;
+    v.data = b.buffer->host_data() + b.offset;
+    return v;
+  };
+  inputs.clear();
+  outputs.clear();
+  for (int32_t id : step.inputs) inputs.push_back(view(id));
+  for (int32_t id : step.outputs) outputs.push_back(view(id));
+}
+
+namespace {
+
+class HostProgram final : public DeviceProgram {
+ public:
+  HostProgram(const Program& program, std::vector<KernelFn> kernels)
+      : program_(program), kernels_(std::move(kernels)) {}
+
+  void Run(std::span<const ValueBinding> values, core::ParallelFor& parallel) override {
+    std::vector<TensorView> inputs, outputs;
+    for (size_t s = 0; s < program_.steps.size(); ++s) {
+      const ProgramStep& step = program_.steps[s];
+      MakeTensorViews(program_, step, values, inputs, outputs);
+      KernelContext ctx{step.op, *step.attrs, inputs, outputs, parallel};
+      kernels_[s](ctx);
+    }
+  }
+
+ private:
+  Program program_;
+  std::vector<KernelFn> kernels_;
+};
+
+}  // namespace
+
+std::unique_ptr<DeviceProgram> HostDevice::Compile(const Program& program,
+                                                   std::span<const std::shared_ptr<DeviceBuffer>>) {
+  std::vector<KernelFn> kernels;
+  for (const ProgramStep& step : program.steps) {
+    KernelFn fn = SelectKernel(program, step);
+    if (fn == nullptr)
+      throw NotSupportedError(core::StrCat("device '", name(), "' has no kernel for ", OpName(step.op)));
+    kernels.push_back(fn);
+  }
+  return std::make_unique<HostProgram>(program, std::move(kernels));
+}
+
+}  // namespace webnn::ops

@@ -1,0 +1,53 @@
+// Shared base of the devices whose memory is host memory (reference, cpu):
+// accounted host buffers, memcpy upload/download, and a program runner that
+// calls one kernel per step.
+#pragma once
+
+#include <memory>
+
+#include "memory/host_memory.h"
+#include "ops/device.h"
+#include "ops/kernel.h"
+
+namespace webnn::ops {
+
+class HostBuffer final : public DeviceBuffer {
+ public:
+  explicit HostBuffer(size_t bytes) : DeviceBuffer(bytes), block_(bytes) {}
+  std::byte* host_data() override { return block_.data(); }
+
+ private:
+  memory::HostBlock block_;
+};
+
+// Read-only view of shared host bytes (constants); nothing is copied.
+class SharedHostBuffer final : public DeviceBuffer {
+ public:
+  explicit SharedHostBuffer(std::shared_ptr<const std::vector<std::byte>> data)
+      : DeviceBuffer(data->size()), data_(std::move(data)) {}
+  std::byte* host_data() override { return const_cast<std::byte*>(data_->data()); }
+
+ private:
+  std::shared_ptr<const std::vector<std::byte>> data_;
+};
+
+class HostDevice : public Device {
+ public:
+  std::shared_ptr<DeviceBuffer> Allocate(size_t bytes) override;
+  void Upload(DeviceBuffer& buffer, size_t offset, std::span<const std::byte> data) override;
+  void Download(DeviceBuffer& buffer, size_t offset, std::span<std::byte> data) override;
+  std::shared_ptr<DeviceBuffer> ConstantBuffer(std::shared_ptr<const std::vector<std::byte>> data) override;
+  std::unique_ptr<DeviceProgram> Compile(const Program& program,
+                                         std::span<const std::shared_ptr<DeviceBuffer>> constants) override;
+
+ protected:
+  // The kernel for one step, chosen at compile time. Never null for a step whose
+  // op and types SupportedTypes() accepts.
+  virtual KernelFn SelectKernel(const Program& program, const ProgramStep& step) const = 0;
+};
+
+// Builds the kernel's views of a step's operands for one run.
+void MakeTensorViews(const Program& program, const ProgramStep& step, std::span<const ValueBinding> values,
+                     std::vector<TensorView>& inputs, std::vector<TensorView>& outputs);
+
+}  // namespace webnn::ops

@@ -1,0 +1,41 @@
+// What a kernel receives: typed views of its input and output buffers with
+// concrete shapes, the node's attributes, and the scheduler's parallel-for.
+// Kernels know nothing about graphs and never allocate tensors.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/data_type.h"
+#include "core/parallel.h"
+#include "core/shape.h"
+#include "ops/op_kind.h"
+#include "ops/schema.h"
+
+namespace webnn::ops {
+
+struct TensorView {
+  DataType type = DataType::kFloat32;
+  std::vector<uint32_t> shape;
+  std::byte* data = nullptr;  // null: optional operand not given
+
+  bool present() const { return data != nullptr; }
+  uint32_t rank() const { return static_cast<uint32_t>(shape.size()); }
+  uint64_t elements() const { return core::ElementCount(shape); }
+  uint64_t bytes() const { return ByteLengthFor(type, elements()); }
+  template <typename T> T* as() const { return reinterpret_cast<T*>(data); }
+};
+
+struct KernelContext {
+  OpKind op;
+  const OpAttrs& attrs;
+  std::span<const TensorView> inputs;   // schema order; absent options have data == nullptr
+  std::span<const TensorView> outputs;  // written by the kernel
+  core::ParallelFor& parallel;
+};
+
+using KernelFn = void (*)(const KernelContext& ctx);
+
+}  // namespace webnn::ops

@@ -1,0 +1,7 @@
+#pragma once
+#include "ops/schema.h"
+namespace webnn::ops {
+struct SoftmaxAttrs final : OpAttrs {
+  uint32_t axis = 0;
+};
+}  // namespace webnn::ops

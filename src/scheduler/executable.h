@@ -1,0 +1,46 @@
+// A program compiled for one device, with its constants uploaded and its
+// intermediate values placed in one arena (memory::PlanArena). Runs are
+// serialized because runs share the arena.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "core/parallel.h"
+#include "ops/device.h"
+
+namespace webnn::scheduler {
+
+class Executable {
+ public:
+  // `constants[v]` is the buffer of constant value v (null for other values).
+  // Plans the arena from the program's value lifetimes at their maximum shapes.
+  Executable(std::shared_ptr<ops::Device> device, ops::Program program,
+             std::vector<std::shared_ptr<ops::DeviceBuffer>> constants);
+
+  // Binds inputs/outputs (`external[v]` for those values), concrete shapes for
+  // every value, and runs the program.
+  void Run(const std::vector<ops::DeviceBuffer*>& external, const std::vector<std::vector<uint32_t>>& shapes,
+           core::ParallelFor& parallel);
+
+  const ops::Program& program() const { return program_; }
+  ops::Device& device() const { return *device_; }
+  uint64_t arena_bytes() const { return arena_ ? arena_->size() : 0; }
+  // Replaces a constant's buffer (weightless constants bound after build).
+  void SetConstant(int32_t value, std::shared_ptr<ops::DeviceBuffer> buffer);
+  // (Re)compiles the device program; done when every constant is present.
+  void CompileDeviceProgram();
+  bool compiled() const { return device_program_ != nullptr; }
+
+ private:
+  std::shared_ptr<ops::Device> device_;
+  ops::Program program_;
+  std::vector<std::shared_ptr<ops::DeviceBuffer>> constants_;
+  std::shared_ptr<ops::DeviceBuffer> arena_;
+  std::vector<uint64_t> arena_offsets_;  // per value; intermediates only
+  std::unique_ptr<ops::DeviceProgram> device_program_;
+  std::mutex run_mutex_;
+};
+
+}  // namespace webnn::scheduler
