@@ -1,0 +1,2 @@
+// Tests of the prelu family (validation and reference kernel).
+#include "test_util.h"
