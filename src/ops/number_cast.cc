@@ -9,12 +9,13 @@
 namespace webnn::ops {
 namespace {
 
-// Clamp to [lo, hi] then round half to even (ConvertToInt on a double).
-double ClampRoundEven(double x, double lo, double hi) {
+// Clamp to [lo, hi] and drop the fraction. The spec's ConvertToInt rounds half
+// to even, but WPT (mlNumber.json "cast fractional float to integer": 3.9 -> 3)
+// expects truncation toward zero, as the cast operator does; we follow WPT.
+double ClampTruncate(double x, double lo, double hi) {
   if (std::isnan(x)) return 0;
-  x = std::fmin(std::fmax(x, lo), hi);
-  double r = std::nearbyint(x);  // default rounding mode: nearest-even
-  return r == 0 ? 0.0 : r;
+  x = std::trunc(std::fmin(std::fmax(x, lo), hi));
+  return x == 0 ? 0.0 : x;
 }
 
 struct IntRange {
@@ -63,7 +64,7 @@ CastValue CastMLNumber(const MLNumber& n, DataType type) {
         if (std::isnan(x)) { v.i = 0; break; }
         if (x <= static_cast<double>(lo)) { v.i = lo; break; }
         if (x >= static_cast<double>(hi)) { v.i = hi; break; }  // 2^63 rounds to hi
-        v.i = static_cast<int64_t>(ClampRoundEven(x, static_cast<double>(lo), static_cast<double>(hi)));
+        v.i = static_cast<int64_t>(ClampTruncate(x, static_cast<double>(lo), static_cast<double>(hi)));
         break;
       }
       case MLNumber::Kind::kBigInt: v.i = std::min(std::max(n.bigIntValue(), lo), hi); break;
@@ -80,7 +81,7 @@ CastValue CastMLNumber(const MLNumber& n, DataType type) {
         double x = n.asDouble();
         if (std::isnan(x) || x <= 0) { v.u = 0; break; }
         if (x >= static_cast<double>(hi)) { v.u = hi; break; }
-        v.u = static_cast<uint64_t>(ClampRoundEven(x, 0, static_cast<double>(hi)));
+        v.u = static_cast<uint64_t>(ClampTruncate(x, 0, static_cast<double>(hi)));
         break;
       }
       case MLNumber::Kind::kBigInt: v.u = n.bigIntValue() < 0 ? 0 : std::min<uint64_t>(n.bigIntValue(), hi); break;

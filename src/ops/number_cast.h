@@ -1,6 +1,6 @@
 // The spec's "cast" algorithm for MLNumber arguments (clamp bounds, pad values,
-// scalar constants): ConvertToFloat / ConvertToInt. Unlike the cast operator,
-// float -> integer here clamps and rounds half to even.
+// scalar constants): ConvertToFloat / ConvertToInt. float -> integer clamps to
+// the type's range and truncates toward zero, as WPT expects (see number_cast.cc).
 #pragma once
 
 #include <cstdint>

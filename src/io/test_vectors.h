@@ -1,0 +1,33 @@
+// Runners for the WPT-derived test-vector files (tests/data/wpt, the format of
+// shared/conformance/FORMAT.md) and validation-case files (VALIDATION-FORMAT.md).
+// Used by `webnn conformance` and by the test suite.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "webnn/webnn.h"
+
+namespace webnn::io {
+
+enum class VectorFileKind { kConformance, kValidation };
+
+struct VectorReport {
+  VectorFileKind kind = VectorFileKind::kConformance;
+  int passed = 0;
+  int failed = 0;
+  int skipped = 0;
+  std::vector<std::string> failures;  // one line per failure
+  std::vector<std::string> skips;     // one line per skip, with its reason
+};
+
+struct VectorOptions {
+  MLDeviceType device = MLDeviceType::kReference;
+  std::string name_filter;  // run only cases whose name contains this
+};
+
+// Reads `path`, tells the two formats apart by their content and runs every
+// case. Throws std::runtime_error if the file cannot be read or parsed.
+VectorReport RunVectorFile(const std::string& path, const VectorOptions& options);
+
+}  // namespace webnn::io

@@ -1,0 +1,53 @@
+// webnn: information about the engine, conformance runs, and running graphs.
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include "commands.h"
+#include "webnn/webnn.h"
+
+namespace {
+
+void Usage() {
+  std::printf(
+      "usage: webnn <command> [options]\n"
+      "\n"
+      "commands:\n"
+      "  info                       version, devices, CPU features, operator x device x data type table\n"
+      "  conformance [--device D] [--filter TEXT] [--verbose] FILE...\n"
+      "                             run WPT conformance or validation vector files\n"
+      "  run [options] GRAPH.json   load a webnn-graph JSON file (+ weights), run it, print outputs\n"
+      "  help                       this text\n"
+      "\n"
+      "devices: reference, cpu, gpu, auto\n"
+      "`webnn <command> --help` describes each command.\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    Usage();
+    return 2;
+  }
+  const std::string command = argv[1];
+  webnn::cli::Args args(argv + 2, argv + argc);
+  try {
+    if (command == "info") return webnn::cli::Info(args);
+    if (command == "conformance") return webnn::cli::Conformance(args);
+    if (command == "run") return webnn::cli::Run(args);
+    if (command == "help" || command == "--help" || command == "-h") {
+      Usage();
+      return 0;
+    }
+    std::fprintf(stderr, "webnn: unknown command '%s'\n\n", command.c_str());
+    Usage();
+    return 2;
+  } catch (const webnn::MLException& e) {
+    std::fprintf(stderr, "webnn %s: %s: %s\n", command.c_str(), e.name(), e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "webnn %s: %s\n", command.c_str(), e.what());
+    return 1;
+  }
+}
