@@ -1,15 +1,25 @@
-// PLACEHOLDER: Cast schema (cast) not implemented yet.
-#include "ops/schema.h"
+// cast: validation and shape inference. Every data type converts to every
+// other, including the packed int4/uint4 (used by quantized graphs) in and out;
+// the context's limits narrow that set. The output keeps the input's shape.
+#include "ops/cast.h"
+
 namespace webnn::ops {
 namespace {
-std::vector<OperandDesc> InferPlaceholder(const InferContext& ctx, const OpAttrs&, std::span<const OperandDesc* const>) {
-  throw webnn::NotSupportedError(ctx.Prefix() + "not implemented yet");
+
+std::vector<OperandDesc> InferCast(const InferContext& ctx, const OpAttrs& attrs,
+                                   std::span<const OperandDesc* const> in) {
+  const DataType target = AttrsAs<CastAttrs>(attrs).dataType;
+  if (!core::kAnyType.Contains(target))
+    ctx.Fail("dataType ", static_cast<int>(target), " is not a data type; allowed: ", core::kAnyType.ToString());
+  return {OperandDesc{target, in[0]->shape}};
 }
+
 }  // namespace
+
 const OpSchema& CastSchema(OpKind op) {
-  static std::vector<OpSchema> schemas;
-  for (const auto& s : schemas) if (s.kind == op) return s;
-  schemas.push_back(OpSchema{op, {{"input", core::kAnyType}}, {{"output", core::kAnyType}}, &InferPlaceholder});
-  return schemas.back();
+  static const OpSchema kSchema{OpKind::cast, {{"input", core::kAnyType}}, {{"output", core::kAnyType}}, &InferCast};
+  if (op != OpKind::cast) throw std::logic_error("CastSchema: not cast");
+  return kSchema;
 }
+
 }  // namespace webnn::ops
