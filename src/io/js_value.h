@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "webnn/webnn.h"
 
 namespace webnn::io {
@@ -91,5 +93,10 @@ struct JsValue {
     members.emplace_back(name, std::move(v));
   }
 };
+
+// JSON as a JavaScript caller would pass it. Strings that are integer literals
+// become BigInts (the vector files write MLNumber bigints that way); "NaN",
+// "Infinity", "-Infinity" and "-0" become numbers.
+JsValue JsValueFromJson(const nlohmann::json& v);
 
 }  // namespace webnn::io

@@ -184,32 +184,6 @@ TensorData ParseTensor(const Json& j, const std::string& what) {
   return t;
 }
 
-// Conformance JSON values to JS values. Integer strings are BigInts (WPT writes
-// MLNumber bigints as strings); "NaN"/"Infinity"/"-0" are numbers.
-JsValue ToJs(const Json& v) {
-  if (v.is_null()) {
-    JsValue j;
-    j.kind = JsValue::Kind::kNull;
-    return j;
-  }
-  if (v.is_boolean()) return JsValue::Boolean(v.get<bool>());
-  if (v.is_number()) return JsValue::Number(v.get<double>());
-  if (v.is_string()) {
-    const std::string s = v.get<std::string>();
-    if (s == "NaN" || s == "Infinity" || s == "-Infinity" || s == "-0") return JsValue::Number(SpecialDouble(s));
-    if (IsIntegerLiteral(s)) return JsValue::BigInt(s[0] == '+' ? s.substr(1) : s);
-    return JsValue::String(s);
-  }
-  if (v.is_array()) {
-    JsValue a = JsValue::Array();
-    for (const Json& item : v) a.items.push_back(ToJs(item));
-    return a;
-  }
-  JsValue o = JsValue::Object();
-  for (const auto& [k, item] : v.items()) o.Set(k, ToJs(item));
-  return o;
-}
-
 // ---- tolerance -----------------------------------------------------------------
 
 // Sign-magnitude bits mapped to a monotonic integer line (WPT's ULP distance).
@@ -302,9 +276,9 @@ void RunConformanceCase(const Json& test, const VectorOptions& options, VectorRe
         for (const Json& r : a.at("operands")) list.items.push_back(JsValue::Operand(operand(r)));
         args.push_back(std::move(list));
       } else if (kind == "value") {
-        args.push_back(ToJs(a.at("value")));
+        args.push_back(JsValueFromJson(a.at("value")));
       } else if (kind == "options") {
-        JsValue dict = a.contains("values") ? ToJs(a.at("values")) : JsValue::Object();
+        JsValue dict = a.contains("values") ? JsValueFromJson(a.at("values")) : JsValue::Object();
         if (a.contains("operands"))
           for (const auto& [k, r] : a.at("operands").items()) dict.Set(k, JsValue::Operand(operand(r)));
         args.push_back(std::move(dict));

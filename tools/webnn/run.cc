@@ -1,5 +1,297 @@
-#include "commands.h"
+// webnn run: loads a webnn-graph file, feeds inputs (.npy or random), runs it
+// on a device, prints per-output statistics and timings, and optionally
+// compares with reference outputs or saves the outputs.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <random>
 #include <stdexcept>
+
+#include "commands.h"
+#include "core/float16.h"
+#include "core/shape.h"
+#include "io/npy.h"
+#include "io/webnn_graph.h"
+#include "webnn/webnn.h"
+
 namespace webnn::cli {
-int Run(const Args&) { throw std::runtime_error("run: not implemented yet"); }
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+MLDeviceType ParseDevice(const std::string& s) {
+  if (s == "reference") return MLDeviceType::kReference;
+  if (s == "cpu") return MLDeviceType::kCpu;
+  if (s == "gpu") return MLDeviceType::kGpu;
+  if (s == "auto") return MLDeviceType::kAuto;
+  throw std::invalid_argument("unknown device '" + s + "' (reference, cpu, gpu, auto)");
+}
+
+std::pair<std::string, std::string> SplitAssign(const std::string& s, const char* flag) {
+  size_t eq = s.find('=');
+  if (eq == std::string::npos || eq == 0) throw std::invalid_argument(std::string(flag) + " expects NAME=VALUE, got '" + s + "'");
+  return {s.substr(0, eq), s.substr(eq + 1)};
+}
+
+// Element k as double (for statistics and comparisons).
+double ElementAsDouble(const std::vector<std::byte>& d, MLOperandDataType t, uint64_t k) {
+  auto get = [&](auto x) {
+    std::memcpy(&x, d.data() + k * sizeof(x), sizeof(x));
+    return x;
+  };
+  switch (t) {
+    case MLOperandDataType::kFloat32: return get(float{});
+    case MLOperandDataType::kFloat16: return core::HalfBitsToDouble(get(uint16_t{}));
+    case MLOperandDataType::kInt32: return get(int32_t{});
+    case MLOperandDataType::kUint32: return get(uint32_t{});
+    case MLOperandDataType::kInt64: return static_cast<double>(get(int64_t{}));
+    case MLOperandDataType::kUint64: return static_cast<double>(get(uint64_t{}));
+    case MLOperandDataType::kInt8: return get(int8_t{});
+    case MLOperandDataType::kUint8: return get(uint8_t{});
+    case MLOperandDataType::kInt4: {
+      uint8_t b = static_cast<uint8_t>(d[k / 2]);
+      int v = (k & 1) ? (b >> 4) : (b & 0xf);
+      return v >= 8 ? v - 16 : v;
+    }
+    case MLOperandDataType::kUint4: {
+      uint8_t b = static_cast<uint8_t>(d[k / 2]);
+      return (k & 1) ? (b >> 4) : (b & 0xf);
+    }
+  }
+  return 0;
+}
+
+// Random data: floats uniform in [-1, 1); integers uniform in [0, 4) so that
+// index-like inputs stay mostly in range; uint8 conditions in {0, 1}.
+std::vector<std::byte> RandomData(MLOperandDataType t, uint64_t n, std::mt19937_64& rng) {
+  std::vector<std::byte> d(ByteLengthFor(t, n));
+  std::uniform_real_distribution<double> uf(-1.0, 1.0);
+  std::uniform_int_distribution<int> ui(0, 3);
+  for (uint64_t k = 0; k < n; ++k) {
+    auto put = [&](auto x) { std::memcpy(d.data() + k * sizeof(x), &x, sizeof(x)); };
+    switch (t) {
+      case MLOperandDataType::kFloat32: put(static_cast<float>(uf(rng))); break;
+      case MLOperandDataType::kFloat16: put(core::DoubleToHalfBits(uf(rng))); break;
+      case MLOperandDataType::kInt32: put(static_cast<int32_t>(ui(rng))); break;
+      case MLOperandDataType::kUint32: put(static_cast<uint32_t>(ui(rng))); break;
+      case MLOperandDataType::kInt64: put(static_cast<int64_t>(ui(rng))); break;
+      case MLOperandDataType::kUint64: put(static_cast<uint64_t>(ui(rng))); break;
+      case MLOperandDataType::kInt8: put(static_cast<int8_t>(ui(rng))); break;
+      case MLOperandDataType::kUint8: put(static_cast<uint8_t>(ui(rng) & 1)); break;
+      case MLOperandDataType::kInt4:
+      case MLOperandDataType::kUint4: d[k / 2] = static_cast<std::byte>(ui(rng) | (ui(rng) << 4)); break;
+    }
+  }
+  return d;
+}
+
+std::string ShapeString(const std::vector<uint32_t>& s) {
+  std::string out = "[";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out + "]";
+}
+
+void Usage() {
+  std::printf(
+      "usage: webnn run [options] GRAPH.json\n"
+      "Loads a webnn-graph JSON file and its weights, runs it and prints each output's\n"
+      "shape, statistics and the wall time.\n"
+      "  --device D              reference, cpu, gpu or auto (default)\n"
+      "  --threads N             cpu device threads (default: all cores)\n"
+      "  --weights FILE          .weights or .safetensors (default: next to GRAPH.json)\n"
+      "  --manifest FILE         manifest of a .weights file (default: <weights>.manifest.json)\n"
+      "  --input NAME=FILE.npy   input data (repeatable); other inputs are random\n"
+      "  --seed N                seed of the random inputs (default 1)\n"
+      "  --dim NAME=SIZE         size of a named dynamic dimension (default: its maxSize)\n"
+      "  --reference NAME=FILE.npy  compare an output with reference data\n"
+      "  --tolerance T           fail (exit 1) if a compared output's max |ours - ref| / max |ref| > T\n"
+      "  --save DIR              write every output as DIR/NAME.npy\n"
+      "  --iterations N          time N dispatches after one warm-up (default 1)\n");
+}
+
+}  // namespace
+
+int Run(const Args& args) {
+  MLContextOptions context_options;
+  io::GraphLoadOptions load;
+  std::map<std::string, std::string> input_files, reference_files;
+  std::map<std::string, uint32_t> dims;
+  std::string graph_path, save_dir;
+  uint64_t seed = 1;
+  int iterations = 1;
+  double tolerance = -1;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
+      return args[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      Usage();
+      return 0;
+    } else if (a == "--device") {
+      context_options.device = ParseDevice(value());
+    } else if (a == "--threads") {
+      context_options.numThreads = static_cast<uint32_t>(std::stoul(value()));
+    } else if (a == "--weights") {
+      load.weights_path = value();
+    } else if (a == "--manifest") {
+      load.manifest_path = value();
+    } else if (a == "--input") {
+      auto [k, v] = SplitAssign(value(), "--input");
+      input_files[k] = v;
+    } else if (a == "--reference") {
+      auto [k, v] = SplitAssign(value(), "--reference");
+      reference_files[k] = v;
+    } else if (a == "--dim") {
+      auto [k, v] = SplitAssign(value(), "--dim");
+      dims[k] = static_cast<uint32_t>(std::stoul(v));
+    } else if (a == "--seed") {
+      seed = std::stoull(value());
+    } else if (a == "--tolerance") {
+      tolerance = std::stod(value());
+    } else if (a == "--save") {
+      save_dir = value();
+    } else if (a == "--iterations") {
+      iterations = std::max(1, std::stoi(value()));
+    } else if (!a.empty() && a[0] == '-') {
+      throw std::invalid_argument("unknown option " + a + " (see --help)");
+    } else {
+      graph_path = a;
+    }
+  }
+  if (graph_path.empty()) throw std::invalid_argument("no graph file given (see --help)");
+
+  const auto t0 = Clock::now();
+  MLContext context = ML::createContext(context_options);
+  io::LoadedGraph loaded = io::LoadGraphFile(context, graph_path, load);
+  const auto t1 = Clock::now();
+  std::printf("graph: %s%s%s on device %s\n", graph_path.c_str(), loaded.name.empty() ? "" : " (",
+              loaded.name.empty() ? "" : (loaded.name + ")").c_str(), context.deviceName().c_str());
+  std::printf("load + build: %.2f ms\n", Ms(t1 - t0));
+
+  // Inputs: concrete shapes (dynamic dims from --dim or maxSize) and data.
+  std::mt19937_64 rng(seed);
+  MLNamedTensors inputs, outputs;
+  std::map<std::string, std::vector<uint32_t>> input_shapes;
+  for (const auto& [name, desc] : loaded.inputs) {
+    std::vector<uint32_t> shape;
+    for (const MLDimension& d : desc.shape) {
+      if (!d.isDynamic()) {
+        shape.push_back(static_cast<uint32_t>(d.size()));
+        continue;
+      }
+      auto it = dims.find(d.name());
+      shape.push_back(it != dims.end() ? it->second : static_cast<uint32_t>(d.size()));
+    }
+    std::vector<std::byte> data;
+    auto file = input_files.find(name);
+    if (file != input_files.end()) {
+      io::NpyArray npy = io::ReadNpy(file->second);
+      if (npy.dataType != desc.dataType)
+        throw DataError("input '" + name + "': " + file->second + " holds " + std::string(ToString(npy.dataType)) +
+                        ", the graph wants " + std::string(ToString(desc.dataType)));
+      shape = npy.shape;
+      data = std::move(npy.data);
+    } else {
+      data = RandomData(desc.dataType, core::ElementCount(shape), rng);
+    }
+    MLTensor t = context.createTensor({desc.dataType, shape, false, true});
+    context.writeTensor(t, MLBufferSource(std::span<const std::byte>(data)));
+    inputs[name] = t;
+    input_shapes[name] = shape;
+    std::printf("input  %-20s %-8s %s%s\n", name.c_str(), std::string(ToString(desc.dataType)).c_str(),
+                ShapeString(shape).c_str(), file != input_files.end() ? "" : " (random)");
+  }
+  for (const auto& name : input_files)
+    if (!loaded.inputs.count(name.first)) throw std::invalid_argument("the graph has no input '" + name.first + "'");
+  std::map<std::string, std::vector<uint32_t>> output_shapes = loaded.graph.computeShapes(input_shapes);
+  for (const auto& [name, desc] : loaded.outputs)
+    outputs[name] = context.createTensor({desc.dataType, output_shapes.at(name), true, false});
+
+  // Warm-up (also the timed run when --iterations is 1), then timed runs.
+  auto t2 = Clock::now();
+  context.dispatch(loaded.graph, inputs, outputs);
+  std::map<std::string, std::vector<std::byte>> results;
+  for (const auto& [name, t] : outputs) results[name] = context.readTensor(t);
+  const double first_ms = Ms(Clock::now() - t2);
+  std::vector<double> times;
+  for (int k = 0; k < iterations && iterations > 1; ++k) {
+    auto s = Clock::now();
+    context.dispatch(loaded.graph, inputs, outputs);
+    for (const auto& [name, t] : outputs) results[name] = context.readTensor(t);
+    times.push_back(Ms(Clock::now() - s));
+  }
+  std::printf("first dispatch + read: %.3f ms\n", first_ms);
+  if (!times.empty()) {
+    std::sort(times.begin(), times.end());
+    std::printf("dispatch + read over %d runs: median %.3f ms, min %.3f ms, max %.3f ms\n", iterations,
+                times[times.size() / 2], times.front(), times.back());
+  }
+
+  bool within_tolerance = true;
+  for (const auto& [name, desc] : loaded.outputs) {
+    const std::vector<uint32_t>& shape = output_shapes.at(name);
+    const std::vector<std::byte>& data = results[name];
+    const uint64_t n = core::ElementCount(shape);
+    double mn = INFINITY, mx = -INFINITY, sum = 0, sum2 = 0;
+    uint64_t nan = 0, inf = 0;
+    for (uint64_t k = 0; k < n; ++k) {
+      const double v = ElementAsDouble(data, desc.dataType, k);
+      if (std::isnan(v)) {
+        ++nan;
+        continue;
+      }
+      if (std::isinf(v)) ++inf;
+      mn = std::min(mn, v);
+      mx = std::max(mx, v);
+      sum += v;
+      sum2 += v * v;
+    }
+    const double count = static_cast<double>(n - nan);
+    const double mean = count > 0 ? sum / count : 0;
+    const double stddev = count > 0 ? std::sqrt(std::max(0.0, sum2 / count - mean * mean)) : 0;
+    std::printf("output %-20s %-8s %s min %.6g max %.6g mean %.6g std %.6g", name.c_str(),
+                std::string(ToString(desc.dataType)).c_str(), ShapeString(shape).c_str(), mn, mx, mean, stddev);
+    if (nan || inf) std::printf(" nan %llu inf %llu", static_cast<unsigned long long>(nan), static_cast<unsigned long long>(inf));
+    std::printf("\n");
+
+    auto ref = reference_files.find(name);
+    if (ref != reference_files.end()) {
+      io::NpyArray r = io::ReadNpy(ref->second);
+      if (r.shape != shape) throw DataError("reference for '" + name + "' has shape " + ShapeString(r.shape));
+      double max_abs = 0, max_ref = 0, max_rel = 0;
+      for (uint64_t k = 0; k < n; ++k) {
+        const double ours = ElementAsDouble(data, desc.dataType, k);
+        const double want = ElementAsDouble(r.data, r.dataType, k);
+        const double diff = std::fabs(ours - want);
+        max_abs = std::max(max_abs, std::isnan(diff) ? INFINITY : diff);
+        max_ref = std::max(max_ref, std::fabs(want));
+        if (want != 0) max_rel = std::max(max_rel, diff / std::fabs(want));
+      }
+      const double scaled = max_ref > 0 ? max_abs / max_ref : max_abs;
+      std::printf("  vs %s: max abs error %.3g, max |ours-ref|/max|ref| %.3g, max elementwise rel error %.3g\n",
+                  ref->second.c_str(), max_abs, scaled, max_rel);
+      if (tolerance >= 0 && !(scaled <= tolerance)) within_tolerance = false;
+    }
+    if (!save_dir.empty()) {
+      std::filesystem::create_directories(save_dir);
+      io::WriteNpy((std::filesystem::path(save_dir) / (name + ".npy")).string(), {desc.dataType, shape, data});
+    }
+  }
+  for (const auto& [name, file] : reference_files)
+    if (!loaded.outputs.count(name)) throw std::invalid_argument("the graph has no output '" + name + "'");
+  if (!within_tolerance) {
+    std::printf("FAILED: an output exceeds --tolerance %g\n", tolerance);
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace webnn::cli

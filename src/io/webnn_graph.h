@@ -1,0 +1,75 @@
+// webnn-graph files (rustnn's exchange format, shared/spec/PROPOSALS.md §6):
+// a JSON graph ("format": "webnn-graph-json", version 1 or 2) and its weights,
+// either a ".weights" file ("WGWT" + u32 version 1 + raw tensors) described by a
+// "wg-weights-manifest" JSON, or a safetensors file.
+//
+// Node conventions read here: `inputs` lists the operands in WebNN argument
+// order; non-operand positional arguments (softmax's axis, reshape's newShape,
+// ...) are in `options` under their IDL names; operand-valued options (conv2d's
+// bias, gru's initialHiddenState, ...) are either extra `inputs` after the
+// positional operands, in the IDL order of those options, or named in
+// `options` by operand name. Multi-output ops list their result names in
+// `outputs`.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "webnn/webnn.h"
+
+namespace webnn::io {
+
+// Named tensors of a weights file.
+class WeightStore {
+ public:
+  struct Tensor {
+    MLOperandDataType dataType;
+    std::vector<uint32_t> shape;
+    uint64_t offset;  // into bytes()
+    uint64_t length;
+  };
+  // `path` ends in .safetensors, or is a .weights file with `manifest_path`
+  // (default: the weights path with its extension replaced by .manifest.json).
+  static WeightStore Load(const std::string& path, const std::string& manifest_path = "");
+  static WeightStore FromWeightsBytes(std::vector<std::byte> bytes, const std::string& manifest_json,
+                                      const std::string& what);
+  static WeightStore FromSafetensorsBytes(std::vector<std::byte> bytes, const std::string& what);
+
+  const Tensor* Find(const std::string& name) const;
+  std::span<const std::byte> Data(const Tensor& t) const { return {bytes_.data() + t.offset, t.length}; }
+  size_t size() const { return tensors_.size(); }
+
+ private:
+  std::vector<std::byte> bytes_;
+  std::map<std::string, Tensor> tensors_;
+};
+
+struct LoadedGraph {
+  std::string name;
+  MLGraph graph;
+  std::map<std::string, MLOperandDescriptor> inputs;
+  std::map<std::string, MLOperandDescriptor> outputs;
+};
+
+struct GraphLoadOptions {
+  std::string weights_path;   // empty: <graph stem>.weights or .safetensors next to the graph, if present
+  std::string manifest_path;  // for .weights files
+  // Build weight constants as weightless constants (labelled by their names);
+  // bind them later with MLContext::bindConstants (DAOP flow).
+  bool weightless = false;
+};
+
+// Parses, builds and compiles. Errors name the file, the node and the reason:
+// DataError for a malformed file, or the builder's error for an invalid graph.
+LoadedGraph LoadGraphFile(const MLContext& context, const std::string& json_path, const GraphLoadOptions& options);
+
+// The same from in-memory text (used by the fuzzer and tests). `weights` may be null
+// when the graph has no weight constants.
+LoadedGraph BuildGraphFromJson(const MLContext& context, const std::string& json_text, const WeightStore* weights,
+                               const std::string& what, bool weightless = false);
+
+}  // namespace webnn::io
