@@ -518,7 +518,60 @@ std::string CaseName(const Json& c) {
   return n;
 }
 
-void RunValidationCase(const Json& c, const VectorOptions& options, VectorReport& report) {
+// The limits entry `key` ("expand.output.rankRange", "input.dataTypes",
+// "maxTensorByteLength") of `limits`, in the JSON form the files use.
+std::optional<Json> OurLimit(const MLOpSupportLimits& limits, const std::string& key) {
+  auto tensor_limit = [](const MLTensorLimits& t, const std::string& what) -> std::optional<Json> {
+    if (what == "rankRange") return Json{{"min", t.rankRange.min}, {"max", t.rankRange.max}};
+    if (what == "dataTypes") {
+      Json list = Json::array();
+      for (MLOperandDataType d : t.dataTypes) list.push_back(std::string(ToString(d)));
+      return list;
+    }
+    return std::nullopt;
+  };
+  if (key == "maxTensorByteLength") return Json(limits.maxTensorByteLength);
+  const size_t dot = key.rfind('.');
+  if (dot == std::string::npos) return std::nullopt;
+  const std::string head = key.substr(0, dot), what = key.substr(dot + 1);
+  if (head == "input") return tensor_limit(limits.input, what);
+  if (head == "constant") return tensor_limit(limits.constant, what);
+  if (head == "output") return tensor_limit(limits.output, what);
+  const size_t dot2 = head.find('.');
+  if (dot2 == std::string::npos) return std::nullopt;
+  auto op = limits.operators.find(head.substr(0, dot2));
+  if (op == limits.operators.end()) return std::nullopt;
+  auto operand = op->second.find(head.substr(dot2 + 1));
+  if (operand == op->second.end()) return std::nullopt;
+  return tensor_limit(operand->second, what);
+}
+
+// Entries of the case's dependsOnLimits where our limits differ from the ones
+// the expectation was computed with; empty if none.
+std::string DifferingLimits(const Json& c, const Json& assumed, const MLOpSupportLimits& ours) {
+  std::string out;
+  if (!c.contains("dependsOnLimits")) return out;
+  for (const Json& k : c.at("dependsOnLimits")) {
+    const std::string key = k.get<std::string>();
+    if (!assumed.contains(key)) continue;
+    std::optional<Json> mine = OurLimit(ours, key);
+    Json want = assumed.at(key);
+    if (mine && want.is_array() && mine->is_array()) {
+      // Data-type lists: compare as sets.
+      std::set<std::string> a, b;
+      for (const Json& x : want) a.insert(x.get<std::string>());
+      for (const Json& x : *mine) b.insert(x.get<std::string>());
+      if (a == b) continue;
+    } else if (mine && *mine == want) {
+      continue;
+    }
+    out += StrCat(out.empty() ? "" : "; ", key, " ours ", mine ? mine->dump() : "(none)", " vs assumed ", want.dump());
+  }
+  return out;
+}
+
+void RunValidationCase(const Json& c, const Json& assumed_limits, const MLOpSupportLimits& our_limits,
+                       const VectorOptions& options, VectorReport& report) {
   const std::string name = CaseName(c);
   const Json& calls = c.at("calls");
   const Json& expect = c.at("expect");
@@ -550,6 +603,13 @@ void RunValidationCase(const Json& c, const VectorOptions& options, VectorReport
     result = run.Call(calls.back());
   } catch (const MLException& e) {
     if (std::string(stage) == "setup") {
+      const std::string differ = DifferingLimits(c, assumed_limits, our_limits);
+      if (!differ.empty()) {
+        ++report.skipped;
+        report.skips.push_back(StrCat(name, " | skipped: depends on limits we chose differently (", differ,
+                                      "); setup failed: ", e.what()));
+        return;
+      }
       ++report.failed;
       report.failures.push_back(StrCat(name, " | setup failed: ", e.name(), ": ", e.what()));
       return;
@@ -602,6 +662,11 @@ void RunValidationCase(const Json& c, const VectorOptions& options, VectorReport
     ++report.passed;
     return;
   }
+  if (const std::string differ = DifferingLimits(c, assumed_limits, our_limits); !differ.empty()) {
+    ++report.skipped;
+    report.skips.push_back(StrCat(name, " | skipped: depends on limits we chose differently (", differ, "); ", problem));
+    return;
+  }
   if (c.contains("bindingError")) {
     ++report.skipped;
     report.skips.push_back(StrCat(name, " | skipped: a JavaScript binding error (", c.at("bindingError").get<std::string>(),
@@ -626,9 +691,11 @@ VectorReport RunVectorFile(const std::string& path, const VectorOptions& options
   VectorReport report;
   if (file.contains("cases")) {
     report.kind = VectorFileKind::kValidation;
+    const Json assumed = file.value("assumedLimits", Json::object());
+    const MLOpSupportLimits ours = ML::createContext({.device = options.device}).opSupportLimits();
     for (const Json& c : file.at("cases")) {
       if (!options.name_filter.empty() && CaseName(c).find(options.name_filter) == std::string::npos) continue;
-      RunValidationCase(c, options, report);
+      RunValidationCase(c, assumed, ours, options, report);
     }
     return report;
   }
