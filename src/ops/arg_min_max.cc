@@ -1,15 +1,51 @@
-// PLACEHOLDER: ArgMinMax schema (argMin, argMax) not implemented yet.
-#include "ops/schema.h"
+// argMin, argMax: validation and shape inference.
+#include <limits>
+#include <stdexcept>
+
+#include "ops/reduce.h"
+
 namespace webnn::ops {
 namespace {
-std::vector<OperandDesc> InferPlaceholder(const InferContext& ctx, const OpAttrs&, std::span<const OperandDesc* const>) {
-  throw webnn::NotSupportedError(ctx.Prefix() + "not implemented yet");
+
+std::vector<OperandDesc> InferArgMinMax(const InferContext& ctx, const OpAttrs& attrs,
+                                        std::span<const OperandDesc* const> in) {
+  const auto& a = AttrsAs<ArgMinMaxAttrs>(attrs);
+  const OperandDesc& input = *in[0];
+  const uint32_t rank = input.rank();
+  if (a.axis >= rank) ctx.Fail("axis ", a.axis, " must be less than the input rank ", rank);
+  uint64_t max_index_value = 0;
+  switch (a.outputDataType) {
+    case DataType::kInt32: max_index_value = std::numeric_limits<int32_t>::max(); break;
+    case DataType::kInt64: max_index_value = std::numeric_limits<int64_t>::max(); break;
+    default:
+      ctx.Fail("outputDataType ", ToString(a.outputDataType), " is not supported; allowed: int32, int64");
+  }
+  // The spec's check; with dimensions limited to 2^31 - 1 it cannot fail today.
+  if (input.shape[a.axis].size > max_index_value)
+    ctx.Fail("input dimension ", a.axis, " (", ctx.DimToString(input.shape[a.axis]), ") exceeds the maximum of ",
+             "outputDataType ", ToString(a.outputDataType));
+  Shape out;
+  for (uint32_t i = 0; i < rank; ++i) {
+    if (i != a.axis) out.push_back(input.shape[i]);
+    else if (a.keepDimensions) out.push_back(Dim::Static(1));
+  }
+  return {OperandDesc{a.outputDataType, std::move(out)}};
 }
+
+OpSchema MakeSchema(OpKind op) {
+  return OpSchema{op,
+                  {{"input", core::kAnySpecType, -1, RanksFrom(1)}},
+                  {{"output", DataTypeSet{DataType::kInt32, DataType::kInt64}}},
+                  &InferArgMinMax};
+}
+
 }  // namespace
+
 const OpSchema& ArgMinMaxSchema(OpKind op) {
-  static std::vector<OpSchema> schemas;
-  for (const auto& s : schemas) if (s.kind == op) return s;
-  schemas.push_back(OpSchema{op, {{"input", core::kAnyType}}, {{"output", core::kAnyType}}, &InferPlaceholder});
-  return schemas.back();
+  static const OpSchema kSchemas[] = {MakeSchema(OpKind::argMin), MakeSchema(OpKind::argMax)};
+  for (const OpSchema& s : kSchemas)
+    if (s.kind == op) return s;
+  throw std::logic_error("ArgMinMaxSchema: not argMin/argMax");
 }
+
 }  // namespace webnn::ops

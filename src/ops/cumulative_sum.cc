@@ -1,15 +1,32 @@
-// PLACEHOLDER: CumulativeSum schema (cumulativeSum) not implemented yet.
-#include "ops/schema.h"
+// cumulativeSum: validation and shape inference.
+#include <stdexcept>
+
+#include "ops/reduce.h"
+
 namespace webnn::ops {
 namespace {
-std::vector<OperandDesc> InferPlaceholder(const InferContext& ctx, const OpAttrs&, std::span<const OperandDesc* const>) {
-  throw webnn::NotSupportedError(ctx.Prefix() + "not implemented yet");
+
+std::vector<OperandDesc> InferCumulativeSum(const InferContext& ctx, const OpAttrs& attrs,
+                                            std::span<const OperandDesc* const> in) {
+  const auto& a = AttrsAs<CumulativeSumAttrs>(attrs);
+  const OperandDesc& input = *in[0];
+  if (a.axis >= input.rank()) ctx.Fail("axis ", a.axis, " must be less than the input rank ", input.rank());
+  return {input};
 }
+
 }  // namespace
+
 const OpSchema& CumulativeSumSchema(OpKind op) {
-  static std::vector<OpSchema> schemas;
-  for (const auto& s : schemas) if (s.kind == op) return s;
-  schemas.push_back(OpSchema{op, {{"input", core::kAnyType}}, {{"output", core::kAnyType}}, &InferPlaceholder});
-  return schemas.back();
+  static const OpSchema kSchema{
+      OpKind::cumulativeSum,
+      {{"input",
+        DataTypeSet{DataType::kFloat32, DataType::kFloat16, DataType::kInt32, DataType::kUint32, DataType::kInt64,
+                    DataType::kUint64},
+        -1, RanksFrom(1)}},
+      {{"output", {}, 0, RanksFrom(1)}},
+      &InferCumulativeSum};
+  if (op != OpKind::cumulativeSum) throw std::logic_error("CumulativeSumSchema: not cumulativeSum");
+  return kSchema;
 }
+
 }  // namespace webnn::ops

@@ -1,15 +1,27 @@
-// PLACEHOLDER: Triangular schema (triangular) not implemented yet.
-#include "ops/schema.h"
+// triangular: validation and shape inference.
+#include <stdexcept>
+
+#include "ops/data_movement.h"
+
 namespace webnn::ops {
 namespace {
-std::vector<OperandDesc> InferPlaceholder(const InferContext& ctx, const OpAttrs&, std::span<const OperandDesc* const>) {
-  throw webnn::NotSupportedError(ctx.Prefix() + "not implemented yet");
+
+// The only failing step beyond the generic ones is the rank (2 to N), which
+// the schema's rank range already enforces.
+std::vector<OperandDesc> InferTriangular(const InferContext&, const OpAttrs&,
+                                         std::span<const OperandDesc* const> in) {
+  return {*in[0]};
 }
+
 }  // namespace
+
 const OpSchema& TriangularSchema(OpKind op) {
-  static std::vector<OpSchema> schemas;
-  for (const auto& s : schemas) if (s.kind == op) return s;
-  schemas.push_back(OpSchema{op, {{"input", core::kAnyType}}, {{"output", core::kAnyType}}, &InferPlaceholder});
-  return schemas.back();
+  static const OpSchema kSchema{OpKind::triangular,
+                                {{"input", core::kAnySpecType, -1, RanksFrom(2)}},
+                                {{"output", {}, 0, RanksFrom(2)}},
+                                &InferTriangular};
+  if (op != OpKind::triangular) throw std::logic_error("TriangularSchema: not triangular");
+  return kSchema;
 }
+
 }  // namespace webnn::ops
