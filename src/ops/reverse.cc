@@ -1,15 +1,26 @@
-// PLACEHOLDER: Reverse schema (reverse) not implemented yet.
-#include "ops/schema.h"
+// reverse: validation and shape inference.
+#include <stdexcept>
+
+#include "ops/data_movement.h"
+
 namespace webnn::ops {
 namespace {
-std::vector<OperandDesc> InferPlaceholder(const InferContext& ctx, const OpAttrs&, std::span<const OperandDesc* const>) {
-  throw webnn::NotSupportedError(ctx.Prefix() + "not implemented yet");
+
+std::vector<OperandDesc> InferReverse(const InferContext& ctx, const OpAttrs& attrs,
+                                      std::span<const OperandDesc* const> in) {
+  const auto& a = AttrsAs<ReverseAttrs>(attrs);
+  const OperandDesc& input = *in[0];
+  if (a.axes) CheckAxes(ctx, *a.axes, input.rank(), "axes");
+  return {input};
 }
+
 }  // namespace
+
 const OpSchema& ReverseSchema(OpKind op) {
-  static std::vector<OpSchema> schemas;
-  for (const auto& s : schemas) if (s.kind == op) return s;
-  schemas.push_back(OpSchema{op, {{"input", core::kAnyType}}, {{"output", core::kAnyType}}, &InferPlaceholder});
-  return schemas.back();
+  static const OpSchema kSchema{OpKind::reverse, {{"input", core::kAnySpecType}}, {{"output", {}, 0}},
+                                &InferReverse};
+  if (op != OpKind::reverse) throw std::logic_error("ReverseSchema: not reverse");
+  return kSchema;
 }
+
 }  // namespace webnn::ops
