@@ -21,4 +21,7 @@ struct LayerNormalizationAttrs final : OpAttrs {
   double epsilon = 1e-5;
 };
 
+// The axes layerNormalization reduces over: the given ones, or [1, ..., rank-1].
+std::vector<uint32_t> LayerNormalizationAxes(const LayerNormalizationAttrs& attrs, uint32_t rank);
+
 }  // namespace webnn::ops
