@@ -1,6 +1,10 @@
-// conv2d attributes and output geometry (shared by Infer and every kernel).
+// conv2d attributes and output geometry (shared by Infer and every kernel), and
+// the sliding-window size arithmetic that conv2d, convTranspose2d and the
+// pooling operations share.
 #pragma once
 
+#include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "ops/schema.h"
@@ -29,5 +33,26 @@ struct Conv2dGeometry {
 // Assumes the shapes passed Infer.
 Conv2dGeometry ComputeConv2dGeometry(const Conv2dAttrs& attrs, const std::vector<uint32_t>& input_shape,
                                      const std::vector<uint32_t>& filter_shape);
+
+// The spec's "calculate conv output size" followed by floor (or ceil, for the
+// pooling operations' "ceil" rounding), in exact integer arithmetic:
+//   round(1 + (input - ((filter - 1) * dilation + 1) + pad_begin + pad_end) / stride)
+// The result may be <= 0 (the window does not fit); callers validate it. With
+// 32-bit arguments nothing overflows: an effective filter size past 2^62 (far
+// larger than any input) returns INT64_MIN.
+int64_t ConvOutputSize(uint64_t input, uint64_t filter, uint64_t pad_begin, uint64_t pad_end, uint64_t stride,
+                       uint64_t dilation, bool round_up = false);
+
+// Checks shared by conv2d, convTranspose2d and the pooling operations: padding
+// has 4 entries, strides and dilations 2 nonzero entries each.
+void CheckWindowOptions(const InferContext& ctx, const std::vector<uint32_t>& padding,
+                        const std::vector<uint32_t>& strides, const std::vector<uint32_t>& dilations);
+
+// An implementation limit, not a spec step: backends may materialize the
+// zero-padded input (im2col, explicit pad), so it must fit in
+// maxTensorByteLength like any tensor. WPT expects this TypeError for conv2d
+// and pooling with huge padding.
+void CheckPaddedInputSize(const InferContext& ctx, const OperandDesc& input, bool nhwc,
+                          const std::vector<uint32_t>& padding);
 
 }  // namespace webnn::ops

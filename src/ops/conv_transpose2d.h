@@ -1,3 +1,4 @@
+// convTranspose2d attributes and output geometry (shared by Infer and every kernel).
 #pragma once
 
 #include <optional>
@@ -27,6 +28,7 @@ struct ConvTranspose2dGeometry {
   uint32_t stride_h, stride_w, dilation_h, dilation_w;
   uint32_t pad_top, pad_bottom, pad_left, pad_right;
 };
+// Assumes the shapes passed Infer.
 ConvTranspose2dGeometry ComputeConvTranspose2dGeometry(const ConvTranspose2dAttrs& attrs,
                                                        const std::vector<uint32_t>& input_shape,
                                                        const std::vector<uint32_t>& filter_shape);

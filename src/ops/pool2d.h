@@ -1,3 +1,4 @@
+// averagePool2d, l2Pool2d, maxPool2d attributes and geometry (shared by Infer and every kernel).
 #pragma once
 
 #include <optional>
@@ -24,6 +25,8 @@ struct Pool2dGeometry {
   uint32_t stride_h, stride_w, dilation_h, dilation_w;
   uint32_t pad_top, pad_bottom, pad_left, pad_right;
 };
+// Output sizes are taken from `output_shape` (they depend on the rounding and
+// outputSizes). Assumes the shapes passed Infer.
 Pool2dGeometry ComputePool2dGeometry(const Pool2dAttrs& attrs, const std::vector<uint32_t>& input_shape,
                                      const std::vector<uint32_t>& output_shape);
 
