@@ -4,6 +4,7 @@
 #include <set>
 
 #include "api/impl.h"
+#include "scheduler/thread_pool.h"
 #include "core/strings.h"
 #include "webnn/webnn.h"
 
@@ -16,7 +17,7 @@ using internal::TensorImpl;
 namespace internal {
 
 ContextImpl::ContextImpl(const MLContextOptions& options, std::shared_ptr<ops::Device> device)
-    : options_(options), device_(std::move(device)), parallel_(std::make_unique<core::SerialFor>()) {
+    : options_(options), device_(std::move(device)), parallel_(std::make_unique<scheduler::ThreadPool>(options.numThreads)) {
   lost_future_ = lost_promise_.get_future().share();
   limits_.resize(ops::kOpCount);
   for (ops::OpKind op : ops::kAllOps) {

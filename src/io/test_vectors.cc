@@ -30,15 +30,6 @@ struct Element {
   uint64_t u = 0;
 };
 
-bool IsIntegerLiteral(const std::string& s) {
-  if (s.empty()) return false;
-  size_t k = (s[0] == '-' || s[0] == '+') ? 1 : 0;
-  if (k == s.size()) return false;
-  for (; k < s.size(); ++k)
-    if (s[k] < '0' || s[k] > '9') return false;
-  return true;
-}
-
 double SpecialDouble(const std::string& s) {
   if (s == "NaN") return std::nan("");
   if (s == "Infinity") return INFINITY;

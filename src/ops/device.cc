@@ -2,6 +2,7 @@
 
 #include <mutex>
 
+#include "ops/cpu/cpu_device.h"
 #include "ops/reference/reference_device.h"
 
 namespace webnn::ops {
@@ -9,7 +10,10 @@ namespace webnn::ops {
 std::vector<std::shared_ptr<Device>> AvailableDevices() {
   static std::once_flag once;
   static std::vector<std::shared_ptr<Device>> devices;
-  std::call_once(once, [] { devices.push_back(CreateReferenceDevice()); });
+  std::call_once(once, [] {
+    devices.push_back(CreateCpuDevice());
+    devices.push_back(CreateReferenceDevice());
+  });
   return devices;
 }
 

@@ -43,36 +43,36 @@ namespace {
 
 class HostProgram final : public DeviceProgram {
  public:
-  HostProgram(const Program& program, std::vector<KernelFn> kernels)
-      : program_(program), kernels_(std::move(kernels)) {}
+  HostProgram(const Program& program, std::vector<HostDevice::CompiledStep> steps)
+      : program_(program), steps_(std::move(steps)) {}
 
   void Run(std::span<const ValueBinding> values, core::ParallelFor& parallel) override {
     std::vector<TensorView> inputs, outputs;
     for (size_t s = 0; s < program_.steps.size(); ++s) {
       const ProgramStep& step = program_.steps[s];
       MakeTensorViews(program_, step, values, inputs, outputs);
-      KernelContext ctx{step.op, *step.attrs, inputs, outputs, parallel};
-      kernels_[s](ctx);
+      KernelContext ctx{step.op, *step.attrs, inputs, outputs, parallel, steps_[s].prepared.get()};
+      steps_[s].run(ctx);
     }
   }
 
  private:
   Program program_;
-  std::vector<KernelFn> kernels_;
+  std::vector<HostDevice::CompiledStep> steps_;
 };
 
 }  // namespace
 
 std::unique_ptr<DeviceProgram> HostDevice::Compile(const Program& program,
-                                                   std::span<const std::shared_ptr<DeviceBuffer>>) {
-  std::vector<KernelFn> kernels;
+                                                   std::span<const std::shared_ptr<DeviceBuffer>> constants) {
+  std::vector<CompiledStep> steps;
   for (const ProgramStep& step : program.steps) {
-    KernelFn fn = SelectKernel(program, step);
-    if (fn == nullptr)
+    CompiledStep compiled = CompileStep(program, step, constants);
+    if (compiled.run == nullptr)
       throw NotSupportedError(core::StrCat("device '", name(), "' has no kernel for ", OpName(step.op)));
-    kernels.push_back(fn);
+    steps.push_back(std::move(compiled));
   }
-  return std::make_unique<HostProgram>(program, std::move(kernels));
+  return std::make_unique<HostProgram>(program, std::move(steps));
 }
 
 }  // namespace webnn::ops

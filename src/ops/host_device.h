@@ -40,10 +40,18 @@ class HostDevice : public Device {
   std::unique_ptr<DeviceProgram> Compile(const Program& program,
                                          std::span<const std::shared_ptr<DeviceBuffer>> constants) override;
 
+  // A step's kernel and what it prepared at compile time.
+  struct CompiledStep {
+    KernelFn run = nullptr;
+    std::shared_ptr<const void> prepared;
+  };
+
  protected:
-  // The kernel for one step, chosen at compile time. Never null for a step whose
-  // op and types SupportedTypes() accepts.
-  virtual KernelFn SelectKernel(const Program& program, const ProgramStep& step) const = 0;
+  // Chooses and prepares the kernel of one step at compile time. `constants`
+  // holds the buffers of the program's constant values (null for others).
+  // Throws NotSupportedError if the device cannot run the step.
+  virtual CompiledStep CompileStep(const Program& program, const ProgramStep& step,
+                                   std::span<const std::shared_ptr<DeviceBuffer>> constants) const = 0;
 };
 
 // Builds the kernel's views of a step's operands for one run.

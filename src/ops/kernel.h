@@ -34,6 +34,9 @@ struct KernelContext {
   std::span<const TensorView> inputs;   // schema order; absent options have data == nullptr
   std::span<const TensorView> outputs;  // written by the kernel
   core::ParallelFor& parallel;
+  // What the device prepared for this step when the graph was compiled (packed
+  // weights, tables); null when the kernel prepares nothing.
+  const void* prepared = nullptr;
 };
 
 using KernelFn = void (*)(const KernelContext& ctx);

@@ -34,7 +34,10 @@ class ReferenceDevice final : public HostDevice {
   }
 
  protected:
-  KernelFn SelectKernel(const Program&, const ProgramStep& step) const override { return ReferenceKernel(step.op); }
+  CompiledStep CompileStep(const Program&, const ProgramStep& step,
+                           std::span<const std::shared_ptr<DeviceBuffer>>) const override {
+    return {ReferenceKernel(step.op), nullptr};
+  }
 };
 
 }  // namespace

@@ -1,0 +1,103 @@
+#include "scheduler/thread_pool.h"
+
+#include <sched.h>
+
+#include <algorithm>
+
+namespace webnn::scheduler {
+
+namespace {
+// Set while a thread runs chunks: a kernel's parallel-for inside another one
+// runs inline instead of deadlocking on the pool.
+thread_local bool t_in_pool = false;
+}  // namespace
+
+size_t ThreadPool::AvailableCores() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+ThreadPool::ThreadPool(size_t threads) {
+  if (threads == 0) threads = AvailableCores();
+  for (size_t i = 1; i < threads; ++i) workers_.emplace_back([this] { WorkerLoop(); });
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+    generation_.fetch_add(1);
+  }
+  wake_.notify_all();
+  for (auto& w : workers_) w.join();
+}
+
+void ThreadPool::Work(Job& job) {
+  t_in_pool = true;
+  for (;;) {
+    const size_t c = job.next.fetch_add(1, std::memory_order_relaxed);
+    if (c >= job.chunks) break;
+    const size_t begin = c * job.chunk;
+    (*job.body)(begin, std::min(job.n, begin + job.chunk));
+    if (job.remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_.notify_all();
+    }
+  }
+  t_in_pool = false;
+}
+
+void ThreadPool::WorkerLoop() {
+  uint64_t seen = 0;
+  for (;;) {
+    // Spin about 50 us for the next job, then sleep.
+    bool woke = false;
+    for (int spin = 0; spin < 20000 && !woke; ++spin) {
+      woke = generation_.load(std::memory_order_acquire) != seen;
+#if defined(__x86_64__) || defined(__i386__)
+      if (!woke) __builtin_ia32_pause();
+#endif
+    }
+    std::shared_ptr<Job> job;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (!woke) wake_.wait(lock, [&] { return generation_.load() != seen; });
+      seen = generation_.load();
+      if (stop_) return;
+      job = job_;
+    }
+    if (job) Work(*job);
+  }
+}
+
+void ThreadPool::Run(size_t n, size_t grain, const std::function<void(size_t, size_t)>& body) {
+  if (n == 0) return;
+  grain = std::max<size_t>(grain, 1);
+  const size_t threads = NumThreads();
+  if (t_in_pool || threads == 1 || n < 2 * grain) {
+    body(0, n);
+    return;
+  }
+  std::lock_guard<std::mutex> run_lock(run_mutex_);
+  // A few chunks per thread so that uneven chunks still balance.
+  const size_t chunks = std::max<size_t>(1, std::min(n / grain, threads * 4));
+  auto job = std::make_shared<Job>();
+  job->body = &body;
+  job->n = n;
+  job->chunk = (n + chunks - 1) / chunks;
+  job->chunks = (n + job->chunk - 1) / job->chunk;
+  job->remaining.store(job->chunks);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    job_ = job;
+    generation_.fetch_add(1, std::memory_order_release);
+  }
+  wake_.notify_all();
+  Work(*job);
+  std::unique_lock<std::mutex> lock(mutex_);
+  done_.wait(lock, [&] { return job->remaining.load(std::memory_order_acquire) == 0; });
+  job_.reset();
+}
+
+}  // namespace webnn::scheduler

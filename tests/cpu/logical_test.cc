@@ -1,0 +1,2 @@
+// cpu kernels of the logical family against the reference device.
+#include "cross_device.h"

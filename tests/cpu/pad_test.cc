@@ -1,0 +1,2 @@
+// cpu kernels of the pad family against the reference device.
+#include "cross_device.h"
