@@ -1,0 +1,42 @@
+// Helpers for Google Benchmark suites: build a graph once on a device, then time
+// dispatch() alone (dispatch is synchronous, so its wall time is the work).
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "webnn/webnn.h"
+
+namespace webnn::bench {
+
+struct BenchInput {
+  MLOperandDataType type = MLOperandDataType::kFloat32;
+  std::vector<uint32_t> shape;
+  bool constant = false;  // weights: builder.constant (prepared/packed at build)
+};
+
+using GraphBody = std::function<MLNamedOperands(MLGraphBuilder&, const std::vector<MLOperand>&)>;
+
+class BenchGraph {
+ public:
+  BenchGraph(MLDeviceType device, uint32_t threads, const std::vector<BenchInput>& inputs, const GraphBody& body);
+  void Dispatch() { context_.dispatch(graph_, inputs_, outputs_); }
+
+ private:
+  MLContext context_;
+  MLGraph graph_;
+  MLNamedTensors inputs_, outputs_;
+};
+
+// Sets rate counters on `state` from per-iteration amounts; Google Benchmark
+// prints them per second ("GFLOP=12.3/s", "GB=45.6/s").
+void SetRates(benchmark::State& state, double flops_per_iteration, double bytes_per_iteration);
+
+// Threads for a benchmark: the `threads` argument if given, else all cores.
+uint32_t ThreadsArg(const benchmark::State& state, int index);
+
+}  // namespace webnn::bench

@@ -1,0 +1,2 @@
+// Microbenchmarks of the cumulative_sum family (cpu device).
+#include "bench_util.h"

@@ -1,0 +1,2 @@
+// Microbenchmarks of the gather family (cpu device).
+#include "bench_util.h"

@@ -1,0 +1,2 @@
+// Microbenchmarks of the matmul family (cpu device).
+#include "bench_util.h"

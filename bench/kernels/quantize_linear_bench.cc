@@ -1,0 +1,2 @@
+// Microbenchmarks of the quantize_linear family (cpu device).
+#include "bench_util.h"

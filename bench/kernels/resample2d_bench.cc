@@ -1,0 +1,2 @@
+// Microbenchmarks of the resample2d family (cpu device).
+#include "bench_util.h"

@@ -1,0 +1,2 @@
+// Microbenchmarks of the split family (cpu device).
+#include "bench_util.h"

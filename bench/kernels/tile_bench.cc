@@ -1,0 +1,2 @@
+// Microbenchmarks of the tile family (cpu device).
+#include "bench_util.h"
