@@ -21,9 +21,21 @@ struct VectorReport {
   std::vector<std::string> skips;     // one line per skip, with its reason
 };
 
+// A case expected to fail, with the reason (tests/data/known_failures.json).
+struct KnownFailure {
+  std::string file;    // file name, e.g. "subgraph.json"
+  std::string test;    // case name
+  std::vector<std::string> devices;  // device names it applies to; empty = all
+  std::string reason;
+};
+std::vector<KnownFailure> LoadKnownFailures(const std::string& path);
+
 struct VectorOptions {
   MLDeviceType device = MLDeviceType::kReference;
   std::string name_filter;  // run only cases whose name contains this
+  // Listed failures count as skips with their reason; a listed case that
+  // passes is reported as a failure, so the list cannot go stale.
+  std::vector<KnownFailure> known_failures;
 };
 
 // Reads `path`, tells the two formats apart by their content and runs every

@@ -31,11 +31,14 @@ int Conformance(const Args& args) {
           "and prints one line per failure and a closing line 'N passed, N failed, N skipped'.\n"
           "  --device D     reference (default), cpu, gpu or auto\n"
           "  --filter TEXT  only cases whose name contains TEXT\n"
+          "  --known-failures FILE  cases listed there (with a reason) count as skipped\n"
+          "                 (tests/data/known_failures.json is the project's list)\n"
           "  --verbose      also print skipped cases with their reasons\n");
       return 0;
     }
     if (a == "--device" && i + 1 < args.size()) options.device = ParseDevice(args[++i]);
     else if (a == "--filter" && i + 1 < args.size()) options.name_filter = args[++i];
+    else if (a == "--known-failures" && i + 1 < args.size()) options.known_failures = io::LoadKnownFailures(args[++i]);
     else if (a == "--verbose" || a == "-v") verbose = true;
     else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option " + a);
     else files.push_back(a);

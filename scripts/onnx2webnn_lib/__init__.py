@@ -1,0 +1,17 @@
+"""ONNX -> webnn-graph converter (a tool; libwebnn never depends on it).
+
+    from onnx2webnn_lib import convert_file, ConversionError
+    result = convert_file("model.onnx", dims={"batch": 1})
+    result.write("model.json")        # + model.weights, model.manifest.json
+
+Modules:
+  core.py  values, shapes, the WebNN graph being written, the conversion driver
+  fold.py  NumPy evaluation of ONNX nodes whose inputs are all constants
+  ops.py   one handler per ONNX op: ONNX semantics -> WebNN ops
+"""
+from .core import ConversionError, ConversionResult, Unsupported, convert_file, convert_model  # noqa: F401
+from .ops import HANDLERS  # noqa: F401
+
+
+def supported_ops():
+    return sorted(HANDLERS)

@@ -1,0 +1,311 @@
+// The API around the operations: contexts, builders, constants, build,
+// tensors, dispatch, limits, weightless constants and dynamic dimensions.
+#include <limits>
+#include <set>
+
+#include "core/shape.h"
+#include "ops/op_kind.h"
+#include "test_util.h"
+
+using namespace webnn;
+using namespace webnn::test;
+
+namespace {
+const MLOperandDataType F32 = MLOperandDataType::kFloat32;
+
+MLTensor Writable(MLContext& ctx, std::vector<uint32_t> shape, MLOperandDataType t = F32) {
+  return ctx.createTensor({.dataType = t, .shape = std::move(shape), .writable = true});
+}
+MLTensor Readable(MLContext& ctx, std::vector<uint32_t> shape, MLOperandDataType t = F32) {
+  return ctx.createTensor({.dataType = t, .shape = std::move(shape), .readable = true});
+}
+}  // namespace
+
+TEST_CASE("contexts pick devices and report them", "[api]") {
+  MLContext ref = ML::createContext({.device = MLDeviceType::kReference});
+  CHECK(ref.deviceName() == "reference");
+  CHECK_FALSE(ref.accelerated());
+  CHECK(ML::createContext({.powerPreference = MLPowerPreference::kFallback}).deviceName() == "reference");
+  bool has_gpu = false;
+  for (const MLDeviceInfo& d : ML::devices()) has_gpu |= d.type == MLDeviceType::kGpu;
+  if (!has_gpu) CHECK(ErrorName([] { ML::createContext({.device = MLDeviceType::kGpu}); }) == "NotSupportedError");
+  CHECK_FALSE(ML::version().empty());
+}
+
+TEST_CASE("opSupportLimits lists all 95 operators, derived from the op list", "[api][limits]") {
+  MLOpSupportLimits limits = Context().opSupportLimits();
+  CHECK(limits.operators.size() == 95);
+  CHECK(limits.operators.size() == static_cast<size_t>(ops::kOpCount));
+  for (ops::OpKind op : ops::kAllOps) CHECK(limits.operators.count(std::string(ops::OpName(op))) == 1);
+  CHECK(limits.maxTensorByteLength == (uint64_t{1} << 31));
+  CHECK(limits.at("conv2d", "input").rankRange.min == 4);
+  CHECK(limits.at("conv2d", "input").rankRange.max == 4);
+  const auto& add = limits.at("add", "a").dataTypes;
+  CHECK(std::set<MLOperandDataType>(add.begin(), add.end()).size() == 8);
+  const auto& dq = limits.at("dequantizeLinear", "input").dataTypes;
+  CHECK(std::find(dq.begin(), dq.end(), MLOperandDataType::kInt4) != dq.end());
+}
+
+TEST_CASE("input() validates names and descriptors", "[api][validation]") {
+  MLContext ctx = Context();
+  MLGraphBuilder b(ctx);
+  CHECK(ErrorName([&] { b.input("", {F32, {2}}); }) == "TypeError");
+  b.input("x", {F32, {2}});
+  CHECK(ErrorMessage([&] { b.input("x", {F32, {3}}); }) == "input: an input named 'x' already exists");
+  CHECK(ErrorName([&] { b.input("zero", {F32, {2, 0}}); }) == "TypeError");
+  CHECK(ErrorName([&] { b.input("negative", {F32, {-1}}); }) == "TypeError");
+  CHECK(ErrorName([&] { b.input("rank9", {F32, {1, 1, 1, 1, 1, 1, 1, 1, 1}}); }) == "TypeError");
+  CHECK(ErrorName([&] { b.input("overflow", {F32, {65536, 65536}}); }) == "TypeError");
+  CHECK(ErrorName([&] { b.input("bytes", {F32, {1u << 30}}); }) == "TypeError");  // 4 GiB > 2 GiB
+  CHECK(b.input("rank8", {F32, {1, 1, 1, 1, 1, 1, 1, 2}}).rank() == 8);
+  CHECK(b.input("scalar", {F32, {}}).shape().empty());
+  CHECK(ErrorName([&] { b.input("dyn0", {F32, {MLDynamicDimension{"n", 0}}}); }) == "TypeError");
+  b.input("dyn", {F32, {MLDynamicDimension{"n", 8}}});
+  CHECK(ErrorName([&] { b.input("dyn2", {F32, {MLDynamicDimension{"n", 9}}}); }) == "TypeError");
+}
+
+TEST_CASE("constant() copies data and checks buffers", "[api][validation]") {
+  MLContext ctx = Context();
+  MLGraphBuilder b(ctx);
+  std::vector<float> data = {1, 2, 3, 4};
+  CHECK(ErrorName([&] { b.constant({F32, {3}}, data); }) == "TypeError");               // byte length
+  std::vector<int32_t> ints = {1, 2, 3, 4};
+  CHECK(ErrorName([&] { b.constant({F32, {4}}, ints); }) == "TypeError");               // view type
+  std::vector<uint8_t> bytes(16);
+  CHECK_NOTHROW(b.constant({F32, {4}}, bytes));                                           // Uint8Array ok
+  CHECK(ErrorName([&] { b.constant({F32, {4}}, MLBufferSource({}, MLArrayBufferViewType::kFloat32Array, true)); }) ==
+        "TypeError");  // detached
+  CHECK(ErrorName([&] { b.constant(F32, MLNumber::BigInt(3)); }) == "TypeError");
+  CHECK(ErrorName([&] { b.constant(MLOperandDataType::kInt4, 3); }) == "TypeError");
+
+  // The graph keeps its own copy: changing the buffer after constant() has no effect.
+  MLGraphBuilder g(ctx);
+  MLOperand k = g.constant({F32, {4}}, data);
+  MLOperand x = g.input("x", {F32, {4}});
+  MLGraph graph = g.build({{"y", g.add(x, k)}});
+  data = {100, 100, 100, 100};
+  MLTensor tx = Writable(ctx, {4}), ty = Readable(ctx, {4});
+  ctx.writeTensor(tx, std::vector<float>{1, 1, 1, 1});
+  ctx.dispatch(graph, {{"x", tx}}, {{"y", ty}});
+  CHECK(FromBytes<float>(ctx.readTensor(ty)) == std::vector<float>{2, 3, 4, 5});
+}
+
+TEST_CASE("scalar constants cast their MLNumber", "[api]") {
+  auto out = Run(MLDeviceType::kReference, {Tensor<int32_t>(MLOperandDataType::kInt32, {3}, {1, 2, 3})},
+                 [](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+                   MLOperand k = b.constant(MLOperandDataType::kInt32, 3.9);  // truncates to 3
+                   MLOperand big = b.constant(MLOperandDataType::kInt64, MLNumber::BigInt(9007199254740993));
+                   return MLNamedOperands{{"sum", b.add(in[0], k)}, {"big", b.identity(big)}};
+                 });
+  CHECK(FromBytes<int32_t>(out["sum"].data) == std::vector<int32_t>{4, 5, 6});
+  CHECK(FromBytes<int64_t>(out["big"].data) == std::vector<int64_t>{9007199254740993});
+}
+
+TEST_CASE("build() rules", "[api][validation]") {
+  MLContext ctx = Context();
+  MLGraphBuilder b(ctx);
+  MLOperand x = b.input("x", {F32, {2}});
+  MLOperand k = b.constant(F32, 1.0);
+  CHECK(ErrorName([&] { b.build({}); }) == "TypeError");
+  CHECK(ErrorName([&] { b.build({{"x", x}}); }) == "TypeError");  // an input as output
+  CHECK(ErrorName([&] { b.build({{"k", k}}); }) == "TypeError");  // a constant as output
+  CHECK(ErrorName([&] { b.build({{"", b.relu(x)}}); }) == "TypeError");
+  MLGraphBuilder other(ctx);
+  MLOperand o = other.relu(other.input("o", {F32, {2}}));
+  CHECK(ErrorName([&] { b.build({{"o", o}}); }) == "TypeError");
+  // Failed builds leave the builder usable; a successful one ends it.
+  MLOperand y = b.relu(x);
+  MLGraph g = b.build({{"y", y}});
+  CHECK(ErrorName([&] { b.build({{"y", y}}); }) == "InvalidStateError");
+  CHECK(ErrorName([&] { b.relu(x); }) == "InvalidStateError");
+  CHECK(ErrorName([&] { b.input("z", {F32, {1}}); }) == "InvalidStateError");
+  CHECK(ErrorName([&] { b.constant(F32, 2.0); }) == "InvalidStateError");
+  CHECK(g.inputDescriptors().size() == 1);
+}
+
+TEST_CASE("a rejected operation leaves the builder intact", "[api][validation]") {
+  MLContext ctx = Context();
+  MLGraphBuilder b(ctx);
+  MLOperand x = b.input("x", {F32, {2, 3}});
+  CHECK(ErrorName([&] { b.softmax(x, 5); }) == "TypeError");
+  CHECK(ErrorName([&] { b.reshape(x, {7}); }) == "TypeError");
+  MLOperand y = b.softmax(x, 1);
+  CHECK(y.shape() == std::vector<MLDimension>{2, 3});
+  CHECK_NOTHROW(b.build({{"y", y}}));
+}
+
+TEST_CASE("dispatch() validates graphs and tensors", "[api][validation]") {
+  MLContext ctx = Context();
+  MLGraphBuilder b(ctx);
+  MLOperand x = b.input("x", {F32, {2, 2}});
+  MLGraph g = b.build({{"y", b.relu(x)}});
+  MLTensor tx = Writable(ctx, {2, 2}), ty = Readable(ctx, {2, 2});
+  CHECK_NOTHROW(ctx.dispatch(g, {{"x", tx}}, {{"y", ty}}));
+  CHECK(ErrorName([&] { ctx.dispatch(g, {{"wrong", tx}}, {{"y", ty}}); }) == "TypeError");
+  CHECK(ErrorName([&] { ctx.dispatch(g, {}, {{"y", ty}}); }) == "TypeError");
+  CHECK(ErrorName([&] { ctx.dispatch(g, {{"x", tx}}, {{"z", ty}}); }) == "TypeError");
+  CHECK(ErrorName([&] { ctx.dispatch(g, {{"x", Writable(ctx, {4})}}, {{"y", ty}}); }) == "TypeError");
+  CHECK(ErrorName([&] { ctx.dispatch(g, {{"x", Writable(ctx, {2, 2}, MLOperandDataType::kInt32)}}, {{"y", ty}}); }) ==
+        "TypeError");
+  CHECK(ErrorName([&] { ctx.dispatch(g, {{"x", tx}}, {{"y", Readable(ctx, {4})}}); }) == "TypeError");
+  CHECK(ErrorName([&] { ctx.dispatch(g, {{"x", tx}}, {{"y", tx}}); }) == "TypeError");  // same tensor twice
+  MLContext other = Context();
+  CHECK(ErrorName([&] { other.dispatch(g, {{"x", Writable(other, {2, 2})}}, {{"y", Readable(other, {2, 2})}}); }) ==
+        "TypeError");  // graph from another context
+  CHECK(ErrorName([&] { ctx.dispatch(g, {{"x", Writable(other, {2, 2})}}, {{"y", ty}}); }) == "TypeError");
+  MLTensor dead = Writable(ctx, {2, 2});
+  dead.destroy();
+  CHECK(ErrorName([&] { ctx.dispatch(g, {{"x", dead}}, {{"y", ty}}); }) == "TypeError");
+  MLTensor constant = ctx.createConstantTensor({F32, {2, 2}}, std::vector<float>{1, 2, 3, 4});
+  CHECK(ErrorName([&] { ctx.dispatch(g, {{"x", constant}}, {{"y", ty}}); }) == "TypeError");
+  g.destroy();
+  CHECK(ErrorName([&] { ctx.dispatch(g, {{"x", tx}}, {{"y", ty}}); }) == "InvalidStateError");
+}
+
+TEST_CASE("tensor reads and writes follow their flags", "[api][validation]") {
+  MLContext ctx = Context();
+  MLTensor w = Writable(ctx, {3});
+  MLTensor r = Readable(ctx, {3});
+  CHECK(ErrorName([&] { ctx.readTensor(w); }) == "TypeError");
+  CHECK(ErrorName([&] { ctx.writeTensor(r, std::vector<float>{1, 2, 3}); }) == "TypeError");
+  CHECK(ErrorName([&] { ctx.writeTensor(w, std::vector<float>{1, 2}); }) == "TypeError");
+  CHECK(ErrorName([&] { ctx.writeTensor(w, std::vector<int32_t>{1, 2, 3}); }) == "TypeError");
+  std::vector<float> small(2);
+  CHECK(ErrorName([&] { ctx.readTensor(r, small); }) == "TypeError");
+  CHECK(FromBytes<float>(ctx.readTensor(r)) == std::vector<float>{0, 0, 0});  // created zeroed
+  MLContext other = Context();
+  CHECK(ErrorName([&] { other.readTensor(r); }) == "TypeError");
+  CHECK(ErrorName([&] { ctx.createTensor({.dataType = F32, .shape = {0}}); }) == "TypeError");
+  MLTensor c = ctx.createConstantTensor({F32, {3}}, std::vector<float>{1, 2, 3});
+  CHECK(c.constant());
+  CHECK_FALSE(c.readable());
+}
+
+TEST_CASE("constant tensors feed graphs and outlive their destruction", "[api]") {
+  MLContext ctx = Context();
+  MLTensor c = ctx.createConstantTensor({F32, {3}}, std::vector<float>{1, 2, 3});
+  MLGraphBuilder b(ctx);
+  MLOperand k = b.constant(c);
+  MLOperand x = b.input("x", {F32, {3}});
+  MLGraph g = b.build({{"y", b.mul(x, k)}});
+  c.destroy();  // the graph keeps the data (spec note under dispatch())
+  MLTensor tx = Writable(ctx, {3}), ty = Readable(ctx, {3});
+  ctx.writeTensor(tx, std::vector<float>{2, 2, 2});
+  ctx.dispatch(g, {{"x", tx}}, {{"y", ty}});
+  CHECK(FromBytes<float>(ctx.readTensor(ty)) == std::vector<float>{2, 4, 6});
+  MLGraphBuilder b2(ctx);
+  CHECK(ErrorName([&] { b2.constant(c); }) == "TypeError");                // destroyed
+  CHECK(ErrorName([&] { b2.constant(Writable(ctx, {3})); }) == "TypeError");  // not constant
+}
+
+TEST_CASE("a lost context refuses work", "[api]") {
+  MLContext ctx = Context();
+  auto lost = ctx.lost();
+  MLTensor t = Readable(ctx, {2});
+  ctx.destroy();
+  REQUIRE(lost.wait_for(std::chrono::seconds(1)) == std::future_status::ready);
+  CHECK_FALSE(lost.get().message.empty());
+  CHECK(ErrorName([&] { MLGraphBuilder b(ctx); }) == "InvalidStateError");
+  CHECK(ErrorName([&] { ctx.createTensor({.dataType = F32, .shape = {2}}); }) == "InvalidStateError");
+  CHECK(ErrorName([&] { ctx.readTensor(t); }) == "TypeError");  // destroyed with the context
+}
+
+TEST_CASE("one operand may be two outputs", "[api]") {
+  MLContext ctx = Context();
+  MLGraphBuilder b(ctx);
+  MLOperand x = b.input("x", {F32, {2}});
+  MLOperand y = b.neg(x);
+  MLGraph g = b.build({{"a", y}, {"b", y}});
+  MLTensor tx = Writable(ctx, {2}), ta = Readable(ctx, {2}), tb = Readable(ctx, {2});
+  ctx.writeTensor(tx, std::vector<float>{1, -2});
+  ctx.dispatch(g, {{"x", tx}}, {{"a", ta}, {"b", tb}});
+  CHECK(FromBytes<float>(ctx.readTensor(ta)) == std::vector<float>{-1, 2});
+  CHECK(FromBytes<float>(ctx.readTensor(tb)) == std::vector<float>{-1, 2});
+}
+
+TEST_CASE("weightless constants are bound after build", "[api][weightless]") {
+  MLContext ctx = Context();
+  MLGraphBuilder b(ctx);
+  MLOperand x = b.input("x", {F32, {2, 3}});
+  MLOperand w = b.constant(MLConstantDescriptor{F32, {3, 2}, "w"});
+  CHECK(w.shape() == std::vector<MLDimension>{3, 2});
+  CHECK(ErrorName([&] { b.constant(MLConstantDescriptor{F32, {1}, "w"}); }) == "TypeError");  // duplicate label
+  CHECK(ErrorName([&] { b.constant(MLConstantDescriptor{F32, {1}, ""}); }) == "TypeError");
+  MLGraph g = b.build({{"y", b.matmul(x, w)}});
+  CHECK(g.unboundConstants() == std::vector<std::string>{"w"});
+  MLTensor tx = Writable(ctx, {2, 3}), ty = Readable(ctx, {2, 2});
+  ctx.writeTensor(tx, std::vector<float>{1, 2, 3, 4, 5, 6});
+  CHECK(ErrorName([&] { ctx.dispatch(g, {{"x", tx}}, {{"y", ty}}); }) == "InvalidStateError");
+  CHECK(ErrorName([&] { ctx.bindConstants(g, {{"w", std::vector<float>{1, 2}}}); }) == "TypeError");
+  CHECK(ErrorName([&] { ctx.bindConstants(g, {{"nope", std::vector<float>(6)}}); }) == "TypeError");
+  std::vector<float> wv = {1, 0, 0, 1, 1, 1};
+  ctx.bindConstants(g, {{"w", wv}});
+  CHECK(g.unboundConstants().empty());
+  ctx.dispatch(g, {{"x", tx}}, {{"y", ty}});
+  CHECK(FromBytes<float>(ctx.readTensor(ty)) == std::vector<float>{4, 5, 10, 11});
+  // Rebinding replaces the data (webnn#901 setConstantData).
+  g.setConstantData("w", std::vector<float>{2, 0, 0, 2, 0, 0});
+  ctx.dispatch(g, {{"x", tx}}, {{"y", ty}});
+  CHECK(FromBytes<float>(ctx.readTensor(ty)) == std::vector<float>{2, 4, 8, 10});
+}
+
+TEST_CASE("named dynamic dimensions are checked at build and bound at dispatch", "[api][dynamic]") {
+  MLContext ctx = Context();
+  MLGraphBuilder b(ctx);
+  MLOperand x = b.input("x", {F32, {MLDynamicDimension{"batch", 8}, 3}});
+  MLOperand m = b.input("m", {F32, {MLDynamicDimension{"batch", 8}, 3}});
+  MLOperand sum = b.reduceSum(b.mul(x, m), {.axes = std::vector<uint32_t>{1}});
+  CHECK(sum.shape()[0].isDynamic());
+  CHECK(sum.shape()[0].name() == "batch");
+  MLOperand flat = b.reshape(x, {MLDynamicDimension{"batch", 8}, 3, 1});
+  CHECK(ErrorName([&] { b.reshape(x, {MLDynamicDimension{"batch", 9}, 3}); }) == "TypeError");  // maxSize mismatch
+  MLGraph g = b.build({{"sum", sum}, {"flat", flat}});
+  CHECK(g.inputDescriptors().at("x").shape[0].isDynamic());
+  CHECK(g.computeShapes({{"x", {5, 3}}, {"m", {5, 3}}}).at("flat") == std::vector<uint32_t>{5, 3, 1});
+
+  for (uint32_t n : {1u, 5u, 8u}) {
+    MLTensor tx = Writable(ctx, {n, 3}), tm = Writable(ctx, {n, 3});
+    std::vector<float> xv(n * 3), mv(n * 3, 2.0f);
+    for (uint32_t i = 0; i < n * 3; ++i) xv[i] = static_cast<float>(i);
+    ctx.writeTensor(tx, xv);
+    ctx.writeTensor(tm, mv);
+    MLTensor ts = Readable(ctx, {n}), tf = Readable(ctx, {n, 3, 1});
+    ctx.dispatch(g, {{"x", tx}, {"m", tm}}, {{"sum", ts}, {"flat", tf}});
+    std::vector<float> s = FromBytes<float>(ctx.readTensor(ts));
+    for (uint32_t i = 0; i < n; ++i) CHECK(s[i] == 2.0f * (3 * i + 3 * i + 1 + 3 * i + 2));
+    CHECK(FromBytes<float>(ctx.readTensor(tf)) == xv);
+  }
+  MLTensor big = Writable(ctx, {9, 3});
+  CHECK(ErrorName([&] { ctx.dispatch(g, {{"x", big}, {"m", Writable(ctx, {9, 3})}}, {{"sum", Readable(ctx, {9})}, {"flat", Readable(ctx, {9, 3, 1})}}); }) ==
+        "TypeError");  // beyond maxSize
+  CHECK(ErrorMessage([&] {
+          ctx.dispatch(g, {{"x", Writable(ctx, {2, 3})}, {"m", Writable(ctx, {3, 3})}},
+                       {{"sum", Readable(ctx, {2})}, {"flat", Readable(ctx, {2, 3, 1})}});
+        }).find("'batch'") != std::string::npos);  // one name, two sizes
+  CHECK(ErrorName([&] {
+          ctx.dispatch(g, {{"x", Writable(ctx, {2, 3})}, {"m", Writable(ctx, {2, 3})}},
+                       {{"sum", Readable(ctx, {3})}, {"flat", Readable(ctx, {2, 3, 1})}});
+        }) == "TypeError");  // output tensor of the wrong concrete shape
+}
+
+TEST_CASE("dynamic dimensions reach ops whose output sizes are computed", "[api][dynamic]") {
+  MLContext ctx = Context();
+  MLGraphBuilder b(ctx);
+  MLOperand x = b.input("x", {F32, {1, 1, MLDynamicDimension{"h", 16}, MLDynamicDimension{"w", 16}}});
+  MLOperand pooled = b.maxPool2d(x, {.windowDimensions = std::vector<uint32_t>{2, 2},
+                                     .strides = std::vector<uint32_t>{2, 2}});
+  CHECK(pooled.shape()[2].isDynamic());
+  CHECK(pooled.shape()[2].size() == 8);  // the bound
+  MLGraph g = b.build({{"y", pooled}});
+  CHECK(g.computeShapes({{"x", {1, 1, 6, 10}}}).at("y") == std::vector<uint32_t>{1, 1, 3, 5});
+  CHECK(ErrorName([&] { g.computeShapes({{"x", {1, 1, 1, 10}}}); }) == "TypeError");  // window larger than input
+}
+
+TEST_CASE("labels are sanitized in messages", "[api][validation]") {
+  MLContext ctx = Context();
+  MLGraphBuilder b(ctx);
+  MLOperand x = b.input("x", {F32, {2}});
+  // U+202E (right-to-left override) would let a label disguise a message.
+  const std::string msg = ErrorMessage([&] { b.softmax(x, 3, {.label = "evil\xE2\x80\xAElabel"}); });
+  CHECK(msg.rfind("softmax [evillabel]: ", 0) == 0);
+}
