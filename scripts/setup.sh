@@ -11,6 +11,7 @@ PACKAGES=(
   libbenchmark-dev
   libvulkan-dev glslang-tools spirv-tools mesa-vulkan-drivers
   python3 python3-numpy python3-onnx
+  clang libclang-rt-14-dev
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
