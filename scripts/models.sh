@@ -21,7 +21,7 @@ while [ $# -gt 0 ]; do
     --devices) DEVICES="$2"; shift 2 ;;
     --tolerance) TOLERANCE="$2"; shift 2 ;;
     --webnn) WEBNN="$2"; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^[^#]/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -77,7 +77,14 @@ for dev in "${DEVS[@]}"; do
     rc=$?
     ms=$(( ($(date +%s%N) - start) / 1000000 ))
     err=$(sed -n 's/.*max |ours-ref|\/max|ref| \([^,]*\),.*/\1/p' "$log" | head -1)
-    if [ $rc -eq 0 ] && [ -n "$err" ]; then result="ok"; else result="FAIL (see $log)"; failed=1; tail -3 "$log"; fi
+    if [ $rc -eq 0 ] && [ -n "$err" ]; then
+      result="ok"
+    else
+      why=$(grep -m1 -e 'webnn run:' -e 'FAILED' "$log" | cut -c1-160)
+      result="FAIL: ${why:-see $log}"
+      failed=1
+      tail -3 "$log"
+    fi
     line=$(printf '%-12s %-10s %-24s %-8s %s' "$label" "$dev" "${err:--}" "$((ms / 1000)).$(( (ms % 1000) / 100 ))s" "$result")
     echo "$line"
     summary+=("$line")

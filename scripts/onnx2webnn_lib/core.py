@@ -94,7 +94,7 @@ class Dyn:
         self.id = Dyn._count
 
     def __repr__(self):
-        return self.name if self.name else f"?{self.id}"
+        return self.name if self.name else "?"
 
 
 def is_static(shape):
@@ -255,9 +255,27 @@ class ConversionResult:
                 f.write("\n")
             written += [stem + ".weights", stem + ".manifest.json"]
         with open(json_path, "w") as f:
-            json.dump(self.graph, f, indent=1)
-            f.write("\n")
+            f.write(graph_to_json(self.graph))
         return written
+
+
+def graph_to_json(graph):
+    """The graph as JSON text with one input, constant, node or output per line."""
+    def one(v):
+        return json.dumps(v, separators=(", ", ": "))
+    lines = ["{"]
+    keys = list(graph)
+    for i, k in enumerate(keys):
+        v = graph[k]
+        end = "," if i + 1 < len(keys) else ""
+        if isinstance(v, dict) and v and k in ("inputs", "consts", "outputs"):
+            items = [f"  {json.dumps(name)}: {one(x)}" for name, x in v.items()]
+            lines.append(f" {json.dumps(k)}: {{\n" + ",\n".join(items) + f"\n }}{end}")
+        elif isinstance(v, list) and v:
+            lines.append(f" {json.dumps(k)}: [\n" + ",\n".join("  " + one(x) for x in v) + f"\n ]{end}")
+        else:
+            lines.append(f" {json.dumps(k)}: {one(v)}{end}")
+    return "\n".join(lines) + "\n}\n"
 
 
 class Converter:
@@ -316,7 +334,7 @@ class Converter:
         init = None
         if array.size > 1 and np.all(flat == first) and not (array.dtype.kind == "f" and not np.isfinite(first)):
             if array.dtype.kind == "f":
-                if np.signbit(first) == np.signbit(flat).all():  # keep -0.0 exact
+                if np.all(np.signbit(flat) == np.signbit(first)):  # 0.0 == -0.0: keep signs exact
                     init = {"kind": "scalar", "value": float(first)}
             elif abs(int(first)) <= 2 ** 53:
                 init = {"kind": "scalar", "value": int(first)}
@@ -402,13 +420,12 @@ class Converter:
                 max_size = int(self.max_sizes.get(dname, self.default_max_size))
                 self.dyn_by_name[dname] = Dyn(dname, max_size, origin=f"input '{name}'")
                 self.notes.append(f"dimension '{dname}' of input '{name}' is dynamic (maxSize {max_size}); "
-                                  f"fix it with --dim {dname}=N or bound it with --max-size {dname}=N")
+                                  f"fix it with --dim {dname}=SIZE or bound it with --max-size {dname}=SIZE")
             shape.append(self.dyn_by_name[dname])
         return Value(name, dtype, shape)
 
     # driver
     def run(self):
-        from . import fold, ops  # noqa: F401 (registries)
         g = self.model.graph
         problems = []
         if not (MIN_OPSET <= self.opset <= MAX_OPSET):

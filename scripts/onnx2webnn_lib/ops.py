@@ -7,7 +7,7 @@ Unsupported with the reason; it never approximates.
 """
 import numpy as np
 
-from .core import Dyn, Unsupported, Value, is_static, onnx_dtype, shape_str, webnn_dtype
+from .core import Dyn, Unsupported, is_static, onnx_dtype, shape_str, webnn_dtype
 from .fold import (flatten_shape, norm_axes, norm_axis, reduce_axes, reshape_target, slice_bounds, slice_params,
                    split_sizes, squeeze_axes, unsqueeze_shape)
 
@@ -517,14 +517,15 @@ def op_conv_transpose(c):
         size, k, s, d, a = x.shape[2 + i], kernel[i], strides[i], dilations[i], out_pad[i]
         eff = (k - 1) * d + 1
         if output_shape is not None or auto_pad in ("SAME_UPPER", "SAME_LOWER"):
-            # As ONNX Runtime computes it (ConvTransposeAttributes::ComputeTransposePadAndOutputShape).
+            # The ONNX spec's rule (ONNX Runtime 1.30 agrees): SAME_UPPER puts the odd
+            # padding at the end, otherwise at the beginning.
             size = dim_of(size)
             target = list(output_shape)[-n:][i] if output_shape is not None else size * s
             total = max(0, (size - 1) * s + a + eff - target)
             if auto_pad == "SAME_UPPER":
-                begins[i], ends[i] = total - total // 2, total // 2
-            else:
                 begins[i], ends[i] = total // 2, total - total // 2
+            else:
+                begins[i], ends[i] = total - total // 2, total // 2
             natural = (size - 1) * s + a + eff - begins[i] - ends[i]
             if natural != target:
                 if 0 < target - natural < s and a + target - natural < s:
@@ -1340,7 +1341,7 @@ def op_resize(c):
 
 # ---- recurrent ---------------------------------------------------------------------------------------
 
-def _rnn_common(c, gates):
+def _rnn_common(c):
     direction = c.attr("direction", "forward")
     webnn_dir = {"forward": "forward", "reverse": "backward", "bidirectional": "both"}.get(direction)
     if webnn_dir is None:
@@ -1364,9 +1365,10 @@ def _rnn_common(c, gates):
         acts = list(acts)
         if c.attr("activation_alpha") is not None or c.attr("activation_beta") is not None:
             raise Unsupported("activation_alpha/activation_beta")
-        if acts[:len(defaults)] * n_dir != acts and acts != defaults * n_dir and acts != defaults:
-            raise Unsupported(f"different activations per direction: {acts}")
-        acts = acts[:len(defaults)]
+        k = len(defaults)
+        if len(acts) != k * n_dir or acts[:k] * n_dir != acts:
+            raise Unsupported(f"activations {acts}: WebNN takes one list of {k} for all directions")
+        acts = acts[:k]
         table = {"Sigmoid": "sigmoid", "Tanh": "tanh", "Relu": "relu"}
         if any(a not in table for a in acts):
             raise Unsupported(f"activations {acts} (WebNN: Sigmoid, Tanh, Relu)")
@@ -1384,7 +1386,7 @@ def op_recurrent(c):
         raise Unsupported("input_forget=1")
     x, w, r = c.input(0), c.input(1), c.input(2)
     require_float(c, x)
-    webnn_dir, n_dir, hidden, acts = _rnn_common(c, None)
+    webnn_dir, n_dir, hidden, acts = _rnn_common(c)
     steps, batch = dim_of(x.shape[0]), x.shape[1]
     n_gates = 3 if c.op == "GRU" else 4
     if hidden is None:
@@ -1429,3 +1431,109 @@ def op_recurrent(c):
         outs.append(((steps, n_dir, batch, hidden), x.dtype))
     res = c.emit("lstm", [x, w, r], dict(opts, steps=steps, hiddenSize=hidden), None, None, outputs=outs)
     return [res[2] if opts["returnSequence"] else None, res[0], res[1]]
+
+
+# ---- less common ops, by decomposition ------------------------------------------------------------
+
+@handler("OneHot")
+def op_one_hot(c):
+    c.check_attrs(["axis"])
+    idx = c.input(0)
+    if idx.dtype.kind not in "iu":
+        raise Unsupported(f"indices of type {idx.dtype}")
+    depth = int(np.asarray(c.const_input(1, "depth")).reshape(()))
+    values = np.asarray(c.const_input(2, "values")).reshape(-1)
+    rank = len(idx.shape) + 1
+    axis = norm_axis(c.attr("axis", -1), rank)
+    if depth <= 0 or values.size != 2:
+        raise Unsupported("depth must be positive and values must hold [off, on]")
+    shape = list(idx.shape)
+    shape.insert(axis, depth)
+    shape = tuple(shape)
+    # where(equal(indices (negatives wrapped), iota along axis), on, off)
+    if idx.dtype.kind == "i":
+        neg = c.emit("lesser", [idx, scalar(c, 0, idx.dtype, "zero")], {}, idx.shape, BOOL, "neg")
+        wrapped = c.emit("add", [idx, scalar(c, depth, idx.dtype, "depth")], {}, idx.shape, idx.dtype, "wrap")
+        idx = c.emit("where", [neg, wrapped, idx], {}, idx.shape, idx.dtype, "idx")
+    expanded = reshape(c, idx, tuple(idx.shape[:axis]) + (1,) + tuple(idx.shape[axis:]), "unsqueeze")
+    iota_shape = [1] * rank
+    iota_shape[axis] = depth
+    iota = c.const(np.arange(depth, dtype=idx.dtype).reshape(iota_shape), "iota")
+    hit = c.emit("equal", [expanded, iota], {}, shape, BOOL, "hit")
+    return c.emit("where", [hit, c.const(values[1], "on"), c.const(values[0], "off")], {}, shape, values.dtype)
+
+
+@handler("GroupNormalization")
+def op_group_norm(c):
+    c.check_attrs(["epsilon", "num_groups", "stash_type"])
+    x, scale, bias = c.input(0), c.input(1), c.input(2)
+    require_float(c, x)
+    shape = static_shape(x)
+    n, ch = shape[0], shape[1]
+    groups = c.attr("num_groups")
+    if ch % groups:
+        raise Unsupported(f"{ch} channels do not split into {groups} groups")
+    inner = int(np.prod(shape[2:], dtype=np.int64)) * (ch // groups)
+    flat = reshape(c, x, (n, groups, inner), "groups")
+    norm = c.emit("layerNormalization", [flat], {"axes": [2], "epsilon": c.attr("epsilon", 1e-5)}, (n, groups, inner),
+                  x.dtype, "norm")
+    y = reshape(c, norm, shape, "ungroup")
+    per_channel = (ch,) + (1,) * (len(shape) - 2)
+    params = []
+    for v, what in ((scale, "scale"), (bias, "bias")):
+        if v.shape == (groups,) and groups != ch:  # opset 18: one value per group
+            if not v.is_const():
+                raise Unsupported(f"per-group {what} computed at run time")
+            v = c.const(np.repeat(v.const, ch // groups), what)
+        elif tuple(v.shape) != (ch,):
+            raise Unsupported(f"{what} of shape {shape_str(v.shape)}")
+        params.append(reshape(c, v, per_channel, what + "r"))
+    y = c.emit("mul", [y, params[0]], {}, shape, x.dtype, "scale")
+    return c.emit("add", [y, params[1]], {}, shape, x.dtype)
+
+
+@handler("LpNormalization")
+def op_lp_norm(c):
+    c.check_attrs(["axis", "p"])
+    x = c.input(0)
+    require_float(c, x)
+    axis = norm_axis(c.attr("axis", -1), len(x.shape))
+    p = c.attr("p", 2)
+    if p not in (1, 2):
+        raise Unsupported(f"p={p}")
+    keep = tuple(1 if i == axis else d for i, d in enumerate(x.shape))
+    norm = c.emit("reduceL2" if p == 2 else "reduceL1", [x], {"axes": [axis], "keepDimensions": True}, keep, x.dtype,
+                  "norm")
+    return c.emit("div", [x, norm], {}, x.shape, x.dtype)
+
+
+@handler("MeanVarianceNormalization")
+def op_mvn(c):
+    c.check_attrs(["axes"])
+    x = c.input(0)
+    require_float(c, x)
+    rank = len(x.shape)
+    axes = sorted(norm_axes(c.attr("axes", [0, 2, 3]), rank))
+    keep = tuple(1 if i in axes else d for i, d in enumerate(x.shape))
+    s, dt = x.shape, x.dtype
+    # As the ONNX function body: (x - E[x]) / (sqrt(E[x^2] - E[x]^2) + 1e-9)
+    mean = c.emit("reduceMean", [x], {"axes": axes, "keepDimensions": True}, keep, dt, "mean")
+    sq = c.emit("mul", [x, x], {}, s, dt, "sq")
+    mean_sq = c.emit("reduceMean", [sq], {"axes": axes, "keepDimensions": True}, keep, dt, "meansq")
+    var = c.emit("sub", [mean_sq, c.emit("mul", [mean, mean], {}, keep, dt, "mean2")], {}, keep, dt, "var")
+    std = c.emit("add", [c.emit("sqrt", [var], {}, keep, dt, "std0"), scalar(c, 1e-9, dt, "eps")], {}, keep, dt, "std")
+    return c.emit("div", [c.emit("sub", [x, mean], {}, s, dt, "centered"), std], {}, s, dt)
+
+
+@handler("Shrink")
+def op_shrink(c):
+    c.check_attrs(["bias", "lambd"])
+    x = c.input(0)
+    bias, lambd = c.attr("bias", 0.0), c.attr("lambd", 0.5)
+    s, dt = x.shape, x.dtype
+    low = c.emit("lesser", [x, scalar(c, -lambd, dt, "nl")], {}, s, BOOL, "low")
+    high = c.emit("greater", [x, scalar(c, lambd, dt, "l")], {}, s, BOOL, "high")
+    plus = c.emit("add", [x, scalar(c, bias, dt, "b")], {}, s, dt, "plus")
+    minus = c.emit("sub", [x, scalar(c, bias, dt, "b")], {}, s, dt, "minus")
+    inner = c.emit("where", [high, minus, scalar(c, 0, dt, "zero")], {}, s, dt, "inner")
+    return c.emit("where", [low, plus, inner], {}, s, dt)
