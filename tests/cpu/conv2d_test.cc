@@ -1,2 +1,208 @@
 // cpu kernels of the conv2d family against the reference device.
+//
+// Tolerance is WPT's for conv2d: ULP = 2 * (input channels / groups) *
+// filter height * filter width, for float32 and float16 alike. Inputs are
+// drawn from [0, 1) (as WPT's are) unless a case says otherwise: with mixed
+// signs a sum can cancel to near zero, where any float32 rounding is many ULP
+// of the result.
+#include <algorithm>
+#include <optional>
+#include <sstream>
+
 #include "cross_device.h"
+
+using namespace webnn;
+using namespace webnn::test;
+
+namespace {
+
+struct ConvCase {
+  uint32_t batch = 1, cin = 1, h = 1, w = 1, cout = 1, kh = 1, kw = 1;
+  uint32_t groups = 1;
+  std::vector<uint32_t> padding = {0, 0, 0, 0}, strides = {1, 1}, dilations = {1, 1};
+  bool nhwc = false;
+  MLConv2dFilterOperandLayout filter_layout = MLConv2dFilterOperandLayout::kOihw;
+  bool bias = false;
+  bool constant_filter = true;
+  MLOperandDataType type = MLOperandDataType::kFloat32;
+  double lo = 0, hi = 1;
+  double special_fraction = 0;
+  double filter_special_fraction = 0;
+};
+
+std::vector<uint32_t> FilterShape(const ConvCase& c) {
+  const uint32_t i = c.cin / c.groups;
+  switch (c.filter_layout) {
+    case MLConv2dFilterOperandLayout::kOihw: return {c.cout, i, c.kh, c.kw};
+    case MLConv2dFilterOperandLayout::kHwio: return {c.kh, c.kw, i, c.cout};
+    case MLConv2dFilterOperandLayout::kOhwi: return {c.cout, c.kh, c.kw, i};
+    case MLConv2dFilterOperandLayout::kIhwo: return {i, c.kh, c.kw, c.cout};
+  }
+  return {};
+}
+
+std::string Describe(const ConvCase& c) {
+  std::ostringstream os;
+  os << "conv2d n" << c.batch << " cin" << c.cin << " " << c.h << "x" << c.w << " cout" << c.cout << " k" << c.kh
+     << "x" << c.kw << " g" << c.groups << " pad" << c.padding[0] << c.padding[1] << c.padding[2] << c.padding[3]
+     << " s" << c.strides[0] << c.strides[1] << " d" << c.dilations[0] << c.dilations[1]
+     << (c.nhwc ? " nhwc" : " nchw") << " filter" << int(c.filter_layout) << (c.bias ? " bias" : "")
+     << (c.constant_filter ? " const" : " nonconst") << (c.type == MLOperandDataType::kFloat16 ? " f16" : " f32");
+  return os.str();
+}
+
+// With +-65504 and 3e38 among the values, sums cancel: +-65504 * w - 65504 * w'
+// leaves float32 rounding of 65504 on a small result. These cases check where
+// NaN and +-Inf appear; finite values only to 1e32 (3e38 * 2^-23).
+const Tolerance kSpecialTolerance = Tolerance::Atol(1e32);
+
+void Check(const ConvCase& c, uint64_t seed, std::optional<Tolerance> tolerance = std::nullopt) {
+  const std::vector<uint32_t> in_shape =
+      c.nhwc ? std::vector<uint32_t>{c.batch, c.h, c.w, c.cin} : std::vector<uint32_t>{c.batch, c.cin, c.h, c.w};
+  std::vector<InputSpec> specs = {
+      InputSpec{c.type, in_shape, c.lo, c.hi, c.special_fraction, false},
+      InputSpec{c.type, FilterShape(c), c.lo, c.hi, c.filter_special_fraction, c.constant_filter},
+  };
+  if (c.bias) specs.push_back(InputSpec{c.type, {c.cout}, c.lo, c.hi, 0, c.constant_filter});
+  const double ulp = 2.0 * (c.cin / c.groups) * c.kh * c.kw;
+  CheckAgainstReference(MLDeviceType::kCpu, Describe(c), specs,
+                        [&](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+                          MLConv2dOptions o;
+                          o.padding = c.padding;
+                          o.strides = c.strides;
+                          o.dilations = c.dilations;
+                          o.groups = c.groups;
+                          o.inputLayout = c.nhwc ? MLInputOperandLayout::kNhwc : MLInputOperandLayout::kNchw;
+                          o.filterLayout = c.filter_layout;
+                          if (c.bias) o.bias = in[2];
+                          return MLNamedOperands{{"out", b.conv2d(in[0], in[1], o)}};
+                        },
+                        tolerance.value_or(Tolerance::Ulp(ulp)), seed);
+}
+
+constexpr MLConv2dFilterOperandLayout kLayouts[] = {
+    MLConv2dFilterOperandLayout::kOihw, MLConv2dFilterOperandLayout::kHwio, MLConv2dFilterOperandLayout::kOhwi,
+    MLConv2dFilterOperandLayout::kIhwo};
+
+// A random valid convolution: channels, groups, kernel, padding, strides and
+// dilations such that the output has at least one pixel.
+ConvCase RandomCase(std::mt19937_64& rng, bool depthwise) {
+  ConvCase c;
+  auto pick = [&](uint32_t lo, uint32_t hi) { return lo + static_cast<uint32_t>(rng() % (hi - lo + 1)); };
+  c.batch = pick(1, 2);
+  c.groups = depthwise ? pick(1, 20) : (rng() % 3 == 0 ? pick(1, 3) : 1);
+  c.cin = c.groups * (depthwise ? 1 : pick(1, 9));
+  c.cout = c.groups * (depthwise ? 1 : pick(1, 21));
+  c.kh = pick(1, 5);
+  c.kw = pick(1, 5);
+  c.strides = {pick(1, 3), pick(1, 3)};
+  c.dilations = {rng() % 4 == 0 ? 2u : 1u, rng() % 4 == 0 ? 2u : 1u};
+  c.padding = {pick(0, 2), pick(0, 2), pick(0, 2), pick(0, 2)};
+  const uint32_t eff_h = (c.kh - 1) * c.dilations[0] + 1, eff_w = (c.kw - 1) * c.dilations[1] + 1;
+  c.h = std::max<uint32_t>(pick(1, 19), eff_h > c.padding[0] + c.padding[1] ? eff_h - c.padding[0] - c.padding[1] : 1);
+  c.w = std::max<uint32_t>(pick(1, 37), eff_w > c.padding[2] + c.padding[3] ? eff_w - c.padding[2] - c.padding[3] : 1);
+  c.nhwc = rng() % 2;
+  c.filter_layout = kLayouts[rng() % 4];
+  c.bias = rng() % 2;
+  c.constant_filter = rng() % 4 != 0;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("cpu conv2d float32 matches reference on random shapes", "[cpu][conv2d]") {
+  std::mt19937_64 rng(1234);
+  for (int trial = 0; trial < 60; ++trial) {
+    const ConvCase c = RandomCase(rng, false);
+    Check(c, rng());
+  }
+}
+
+TEST_CASE("cpu conv2d depthwise float32 matches reference on random shapes", "[cpu][conv2d]") {
+  std::mt19937_64 rng(99);
+  for (int trial = 0; trial < 40; ++trial) {
+    const ConvCase c = RandomCase(rng, true);
+    Check(c, rng());
+  }
+}
+
+TEST_CASE("cpu conv2d float16 matches reference", "[cpu][conv2d]") {
+  std::mt19937_64 rng(5);
+  for (int trial = 0; trial < 24; ++trial) {
+    ConvCase c = RandomCase(rng, trial % 3 == 0);
+    c.type = MLOperandDataType::kFloat16;
+    Check(c, rng());
+  }
+}
+
+TEST_CASE("cpu conv2d size-1 and 1x1 cases", "[cpu][conv2d]") {
+  for (const bool nhwc : {false, true}) {
+    ConvCase c;
+    c.nhwc = nhwc;
+    Check(c, 1);  // 1x1x1x1 * 1x1x1x1
+    c.cin = 37, c.cout = 19, c.h = 5, c.w = 7, c.bias = true;
+    Check(c, 2);  // 1x1 convolution = GEMM, odd channel counts
+    c.padding = {1, 0, 0, 2};
+    Check(c, 3);  // 1x1 with padding
+    c.strides = {2, 3};
+    Check(c, 4);
+  }
+}
+
+TEST_CASE("cpu conv2d real layer shapes use both threads", "[cpu][conv2d]") {
+  for (const bool nhwc : {false, true}) {
+    ConvCase c;  // ResNet 3x3
+    c.nhwc = nhwc;
+    c.cin = 64, c.cout = 64, c.h = 28, c.w = 28, c.kh = 3, c.kw = 3, c.padding = {1, 1, 1, 1}, c.bias = true;
+    Check(c, 10);
+    ConvCase p = c;  // 1x1 bottleneck
+    p.cin = 256, p.kh = 1, p.kw = 1, p.padding = {0, 0, 0, 0};
+    Check(p, 11);
+    ConvCase d = c;  // MobileNet depthwise, stride 2
+    d.cin = 32, d.cout = 32, d.groups = 32, d.h = 56, d.w = 56, d.strides = {2, 2};
+    Check(d, 12);
+    d.strides = {1, 1}, d.kh = 5, d.kw = 5, d.padding = {2, 2, 2, 2}, d.cin = d.cout = d.groups = 96, d.h = d.w = 40;
+    Check(d, 13);
+    ConvCase deep = c;  // ResNet conv4_x 3x3 at 14x14 (nchw goes through nhwc)
+    deep.cin = 96, deep.cout = 80, deep.h = deep.w = 14;
+    Check(deep, 15);
+    deep.h = deep.w = 7, deep.strides = {2, 2}, deep.padding = {0, 1, 0, 1};
+    Check(deep, 16);
+    ConvCase s = c;  // PP-OCR det stem: 3 -> 16, stride 2
+    s.cin = 3, s.cout = 16, s.h = 160, s.w = 160, s.strides = {2, 2};
+    Check(s, 14);
+  }
+}
+
+TEST_CASE("cpu conv2d NaN, infinities and signed zeros", "[cpu][conv2d]") {
+  std::mt19937_64 rng(77);
+  for (int trial = 0; trial < 24; ++trial) {
+    ConvCase c = RandomCase(rng, (trial / 2) % 2 == 0);
+    // Small reductions: extreme finite values must not meet in one sum (the
+    // float64 reference does not overflow where float32 does).
+    c.cin = c.groups;
+    c.kh = std::min<uint32_t>(c.kh, 2), c.kw = std::min<uint32_t>(c.kw, 2);
+    // Specials in the input or in the filter, never both: 3e38 * 65504
+    // overflows float32 but not the float64 reference. NaN/Inf weights on
+    // padding taps must give NaN, as in the reference.
+    c.special_fraction = trial % 2 ? 0 : 0.05;
+    c.filter_special_fraction = trial % 2 ? 0.2 : 0;
+    Check(c, rng(), kSpecialTolerance);
+  }
+}
+
+TEST_CASE("cpu conv2d NaN and infinite weights on padding taps give NaN", "[cpu][conv2d]") {
+  // The reference multiplies padding as zeros: 0 * NaN and 0 * Inf are NaN.
+  for (const bool nhwc : {false, true})
+    for (const bool depthwise : {false, true})
+      for (const uint32_t stride : {1u, 2u}) {
+        ConvCase c;
+        c.nhwc = nhwc;
+        c.cin = c.cout = 24;
+        c.groups = depthwise ? 24 : 1;
+        c.h = 9, c.w = 21, c.kh = c.kw = 3, c.padding = {1, 1, 2, 1}, c.strides = {stride, stride};
+        c.filter_special_fraction = 0.1;
+        c.bias = true;
+        Check(c, 40 + stride, kSpecialTolerance);
+      }
+}

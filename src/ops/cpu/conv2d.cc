@@ -1,7 +1,872 @@
-// PLACEHOLDER: cpu kernels of the Conv2d family are not written yet; nothing is
-// registered, so a cpu context reports no support for these ops.
+// cpu kernels of conv2d: float32, and float16 computed in float32.
+//
+// The filter (and bias) is packed once, at prepare, into the panel layout of
+// the micro-kernel the convolution will run (conv_kernels-inl.h); a filter
+// that is not a constant is packed on every dispatch instead. Paths:
+//  - depthwise (groups == input channels == output channels):
+//      nchw: DepthwiseRowsNchw, blocks of 4 output rows x vectors along the
+//            width, over a zero-padded (and for strides, phase-split) copy of
+//            each channel plane made in cache;
+//      nhwc: DepthwiseNhwcRow, vectors along channels, a sliding window along
+//            the row for kernel widths 3 and 5 at horizontal stride 1.
+//  - everything else:
+//      nchw: DirectNchw, MR output channels x NV vectors of output pixels,
+//            reading the input in place when stride 1 and no padding (1x1
+//            convolutions are then a plain GEMM over the input planes), else
+//            from a padded/phase-split copy (per band of rows for wide rows,
+//            as a network's stem); small output planes (deep layers: 14x14,
+//            7x7) instead go through nhwc and IgemmNhwc (kIgemmNchw);
+//      nhwc: IgemmNhwc over an indirection buffer (1x1 stride 1 included:
+//            one pointer per pixel; few input channels: a filter row's taps
+//            merged into one longer reduction).
+// Padding is never skipped: every path multiplies the filter by real zeros
+// (a zero-filled copy, a zero buffer or zero vectors), which is what the
+// reference does, so NaN or infinite weights on padding taps give NaN.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "ops/cpu/conv2d.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include "ops/cpu/conv_kernels-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace webnn::ops::cpu {
+namespace HWY_NAMESPACE {
+
+void Conv2dTiling(size_t* out) { ConvTilingImpl(out); }
+void Conv2dIgemmNhwc(const conv::IgemmParams& p) { IgemmNhwcImpl(p); }
+void Conv2dDirectNchw(const conv::DirectParams& p) { DirectNchwImpl(p); }
+void Conv2dDepthwiseNhwcRow(const conv::DepthwiseNhwcParams& p) { DepthwiseNhwcRowImpl(p); }
+void Conv2dDepthwiseRowsNchw(const conv::DepthwiseRowsParams& p) { DepthwiseRowsNchwImpl(p); }
+void Conv2dDeinterleave2(const float* in, float* even, float* odd, size_t n) { Deinterleave2Impl(in, even, odd, n); }
+void Conv2dTransposeBlock(const float* src, size_t ss, float* dst, size_t ds, size_t r0, size_t r1, size_t c0,
+                       size_t c1) {
+  TransposeBlockImpl(src, ss, dst, ds, r0, r1, c0, c1);
+}
+void Conv2dF16ToF32(const uint16_t* in, float* out, size_t n) { F16ToF32Impl(in, out, n); }
+void Conv2dF32ToF16(const float* in, uint16_t* out, size_t n) { F32ToF16Impl(in, out, n); }
+
+}  // namespace HWY_NAMESPACE
+}  // namespace webnn::ops::cpu
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "ops/conv2d.h"
 #include "ops/cpu/kernel_registry.h"
 
 namespace webnn::ops::cpu {
-void RegisterConv2dKernels(OpKind, KernelRegistry&) {}
+
+HWY_EXPORT(Conv2dTiling);
+HWY_EXPORT(Conv2dIgemmNhwc);
+HWY_EXPORT(Conv2dDirectNchw);
+HWY_EXPORT(Conv2dDepthwiseNhwcRow);
+HWY_EXPORT(Conv2dDepthwiseRowsNchw);
+HWY_EXPORT(Conv2dDeinterleave2);
+HWY_EXPORT(Conv2dTransposeBlock);
+HWY_EXPORT(Conv2dF16ToF32);
+HWY_EXPORT(Conv2dF32ToF16);
+
+namespace {
+
+struct Tiling {
+  size_t lanes, igemm_max_nv, direct_max_mr, igemm_mr;
+  size_t direct_nv[9];  // DirectNchw's vectors per tile, by MR
+};
+
+const Tiling& GetTiling() {
+  static const Tiling t = [] {
+    size_t o[8];
+    HWY_DYNAMIC_DISPATCH(Conv2dTiling)(o);
+    Tiling r{o[0], o[1], o[2], o[3], {}};
+    r.direct_nv[1] = o[4], r.direct_nv[2] = o[5], r.direct_nv[4] = o[6], r.direct_nv[8] = o[7];
+    return r;
+  }();
+  return t;
+}
+
+size_t RoundUp(size_t x, size_t m) { return (x + m - 1) / m * m; }
+size_t CeilDiv(size_t x, size_t m) { return (x + m - 1) / m; }
+
+// kIgemmNchw: nchw input transposed to nhwc around IgemmNhwc, for small
+// output planes where DirectNchw's vectors along pixels would be mostly empty
+// (14x14, 7x7: deep layers), while IgemmNhwc's vectors run along channels.
+// 1x1 stride-1 nhwc convolutions run IgemmNhwc too (one pointer per pixel):
+// measured against the shared GEMM core (GemmF32 with the filter PackB'ed at
+// prepare) on ResNet-50's 1x1 256->64 at 56x56, IgemmNhwc did ~105 GFLOP/s
+// per core and GemmF32 86-94 (it packs A, the whole input, per call).
+enum class Path { kDepthwiseNchw, kDepthwiseNhwc, kDirectNchw, kIgemmNhwc, kIgemmNchw };
+
+// The filter (and bias) in the order one path's micro-kernel reads them.
+struct PackedFilter {
+  Path path;
+  uint32_t out_channels = 0, in_per_group = 0, kernel_h = 0, kernel_w = 0, groups = 0;
+  size_t block = 0;         // IgemmNhwc: vectors per block (nv); DirectNchw: rows per block (mr)
+  size_t group_stride = 0;  // floats of `weights` per group
+  size_t bias_stride = 0;   // floats of a packed bias per group
+  std::vector<float> weights;
+};
+
+struct Conv2dPrepared {
+  std::optional<PackedFilter> filter;
+  std::optional<std::vector<float>> bias;  // packed for filter's path
+};
+
+// Vectors per IgemmNhwc block: the least zero padding of the channels, then
+// the widest tile (more accumulators per broadcast).
+size_t ChooseIgemmNv(size_t cout_g, const Tiling& t) {
+  size_t best = 1;
+  for (size_t nv = 2; nv <= t.igemm_max_nv; ++nv)
+    if (RoundUp(cout_g, nv * t.lanes) <= RoundUp(cout_g, best * t.lanes)) best = nv;
+  return best;
+}
+
+// Rows per DirectNchw block: the smallest of 1, 2, 4, 8 covering the group's
+// output channels, at most the target's maximum.
+size_t ChooseDirectMr(size_t cout_g, const Tiling& t) {
+  size_t mr = 1;
+  while (mr < cout_g && mr < t.direct_max_mr) mr *= 2;
+  return mr;
+}
+
+bool UseRowMode(size_t ow, size_t wq, size_t lanes);
+
+// Share of computed lanes that are real outputs, for DirectNchw and for
+// IgemmNhwc; IgemmNhwc's is discounted for its 16 accumulators (against 24)
+// and the two transposes (0.9).
+double DirectEfficiency(const Conv2dGeometry& g, const Tiling& t, size_t mr) {
+  const bool copy = g.stride_h != 1 || g.stride_w != 1 || g.pad_top || g.pad_bottom || g.pad_left || g.pad_right;
+  const size_t wq = copy ? CeilDiv(size_t{g.in_w} + g.pad_left + g.pad_right, g.stride_w) : g.in_w;
+  const size_t ow = g.out_w;
+  if (UseRowMode(ow, wq, t.lanes)) return double(ow) / double(RoundUp(ow, t.lanes));
+  const size_t q = (size_t{g.out_h} - 1) * wq + ow;
+  const size_t tw = t.direct_nv[mr] * t.lanes;
+  const size_t cout_g = g.out_channels / g.groups;
+  return double(size_t{g.out_h} * ow) / double(RoundUp(q, tw)) * double(cout_g) / double(RoundUp(cout_g, mr));
+}
+
+double IgemmEfficiency(const Conv2dGeometry& g, const Tiling& t) {
+  const size_t pixels = size_t{g.out_h} * g.out_w;
+  const size_t cout_g = g.out_channels / g.groups;
+  const size_t nb = ChooseIgemmNv(cout_g, t) * t.lanes;
+  return 0.9 * double(pixels) / double(RoundUp(pixels, t.igemm_mr)) * double(cout_g) / double(RoundUp(cout_g, nb));
+}
+
+Path ChoosePath(const Conv2dAttrs& attrs, const Conv2dGeometry& g) {
+  const bool nhwc = attrs.inputLayout == MLInputOperandLayout::kNhwc;
+  if (g.groups == g.in_channels && g.out_channels == g.groups) return nhwc ? Path::kDepthwiseNhwc : Path::kDepthwiseNchw;
+  if (nhwc) return Path::kIgemmNhwc;
+  const Tiling& t = GetTiling();
+  const size_t mr = ChooseDirectMr(g.out_channels / g.groups, t);
+  return IgemmEfficiency(g, t) > DirectEfficiency(g, t, mr) ? Path::kIgemmNchw : Path::kDirectNchw;
+}
+
+// Reads filter element (o, i, ky, kx) of any layout as float.
+class FilterReader {
+ public:
+  FilterReader(const TensorView& f, MLConv2dFilterOperandLayout layout, uint32_t o, uint32_t i, uint32_t kh,
+               uint32_t kw)
+      : f_(f), layout_(layout), o_(o), i_(i), kh_(kh), kw_(kw) {}
+  float operator()(uint64_t o, uint64_t i, uint64_t ky, uint64_t kx) const {
+    uint64_t k = 0;
+    switch (layout_) {
+      case MLConv2dFilterOperandLayout::kOihw: k = ((o * i_ + i) * kh_ + ky) * kw_ + kx; break;
+      case MLConv2dFilterOperandLayout::kHwio: k = ((ky * kw_ + kx) * i_ + i) * o_ + o; break;
+      case MLConv2dFilterOperandLayout::kOhwi: k = ((o * kh_ + ky) * kw_ + kx) * i_ + i; break;
+      case MLConv2dFilterOperandLayout::kIhwo: k = ((i * kh_ + ky) * kw_ + kx) * o_ + o; break;
+    }
+    if (f_.type == DataType::kFloat16) return core::HalfBitsToFloat(f_.as<uint16_t>()[k]);
+    return f_.as<float>()[k];
+  }
+
+ private:
+  const TensorView& f_;
+  MLConv2dFilterOperandLayout layout_;
+  uint64_t o_, i_, kh_, kw_;
+};
+
+// `g`: the geometry with the input's (maximum) shape, to choose the path.
+PackedFilter PackFilter(const Conv2dAttrs& attrs, const TensorView& filter, const Conv2dGeometry& g) {
+  // Filter dims from the layout (input shape does not matter here).
+  const std::vector<uint32_t>& s = filter.shape;
+  uint32_t o = 0, i = 0, kh = 0, kw = 0;
+  switch (attrs.filterLayout) {
+    case MLConv2dFilterOperandLayout::kOihw: o = s[0], i = s[1], kh = s[2], kw = s[3]; break;
+    case MLConv2dFilterOperandLayout::kHwio: kh = s[0], kw = s[1], i = s[2], o = s[3]; break;
+    case MLConv2dFilterOperandLayout::kOhwi: o = s[0], kh = s[1], kw = s[2], i = s[3]; break;
+    case MLConv2dFilterOperandLayout::kIhwo: i = s[0], kh = s[1], kw = s[2], o = s[3]; break;
+  }
+  const Tiling& t = GetTiling();
+  PackedFilter p;
+  p.out_channels = o;
+  p.in_per_group = i;
+  p.kernel_h = kh;
+  p.kernel_w = kw;
+  p.groups = attrs.groups;
+  p.path = ChoosePath(attrs, g);
+  const FilterReader w(filter, attrs.filterLayout, o, i, kh, kw);
+  const size_t taps = size_t{kh} * kw;
+  const size_t groups = attrs.groups;
+  const size_t cout_g = o / groups;
+  switch (p.path) {
+    case Path::kDepthwiseNchw:  // [c][tap]
+      p.block = 1;
+      p.group_stride = taps;
+      p.bias_stride = 1;
+      p.weights.resize(size_t{o} * taps);
+      for (size_t c = 0; c < o; ++c)
+        for (size_t ky = 0; ky < kh; ++ky)
+          for (size_t kx = 0; kx < kw; ++kx) p.weights[c * taps + ky * kw + kx] = w(c, 0, ky, kx);
+      break;
+    case Path::kDepthwiseNhwc: {  // [tap][cp]
+      const size_t cp = RoundUp(o, t.lanes);
+      p.block = cp;
+      p.weights.assign(taps * cp, 0.0f);
+      for (size_t ky = 0; ky < kh; ++ky)
+        for (size_t kx = 0; kx < kw; ++kx)
+          for (size_t c = 0; c < o; ++c) p.weights[(ky * kw + kx) * cp + c] = w(c, 0, ky, kx);
+      p.bias_stride = cp;
+      break;
+    }
+    case Path::kDirectNchw: {  // [group][block][k = ci * taps + tap][mr]
+      const size_t mr = ChooseDirectMr(cout_g, t);
+      const size_t blocks = CeilDiv(cout_g, mr);
+      const size_t kdepth = i * taps;
+      p.block = mr;
+      p.group_stride = blocks * kdepth * mr;
+      p.bias_stride = blocks * mr;
+      p.weights.assign(groups * p.group_stride, 0.0f);
+      for (size_t g = 0; g < groups; ++g)
+        for (size_t co = 0; co < cout_g; ++co) {
+          float* dst = p.weights.data() + g * p.group_stride + (co / mr) * kdepth * mr + co % mr;
+          for (size_t ci = 0; ci < i; ++ci)
+            for (size_t ky = 0; ky < kh; ++ky)
+              for (size_t kx = 0; kx < kw; ++kx)
+                dst[((ci * kh + ky) * kw + kx) * mr] = w(g * cout_g + co, ci, ky, kx);
+        }
+      break;
+    }
+    case Path::kIgemmNhwc:
+    case Path::kIgemmNchw: {  // [group][block][tap][ci][nb]
+      const size_t nv = ChooseIgemmNv(cout_g, t);
+      const size_t nb = nv * t.lanes;
+      const size_t blocks = CeilDiv(cout_g, nb);
+      const size_t kdepth = taps * i;
+      p.block = nv;
+      p.group_stride = blocks * kdepth * nb;
+      p.bias_stride = blocks * nb;
+      p.weights.assign(groups * p.group_stride, 0.0f);
+      for (size_t g = 0; g < groups; ++g)
+        for (size_t co = 0; co < cout_g; ++co) {
+          float* dst = p.weights.data() + g * p.group_stride + (co / nb) * kdepth * nb + co % nb;
+          for (size_t ky = 0; ky < kh; ++ky)
+            for (size_t kx = 0; kx < kw; ++kx)
+              for (size_t ci = 0; ci < i; ++ci) dst[((ky * kw + kx) * i + ci) * nb] = w(g * cout_g + co, ci, ky, kx);
+        }
+      break;
+    }
+  }
+  return p;
+}
+
+// Bias per group, zero-padded to the filter's blocks.
+std::vector<float> PackBias(const PackedFilter& p, const TensorView& bias) {
+  const size_t groups = p.path == Path::kDepthwiseNchw ? p.out_channels : p.path == Path::kDepthwiseNhwc ? 1 : p.groups;
+  const size_t per_group = p.out_channels / groups;
+  std::vector<float> out(groups * p.bias_stride, 0.0f);
+  for (size_t g = 0; g < groups; ++g)
+    for (size_t c = 0; c < per_group; ++c) {
+      const size_t k = g * per_group + c;
+      out[g * p.bias_stride + c] =
+          bias.type == DataType::kFloat16 ? core::HalfBitsToFloat(bias.as<uint16_t>()[k]) : bias.as<float>()[k];
+    }
+  return out;
+}
+
+const TensorView* BiasOf(std::span<const TensorView> inputs) {
+  return inputs.size() > 2 && inputs[2].present() ? &inputs[2] : nullptr;
+}
+
+std::shared_ptr<const void> PrepareConv2d(const PrepareContext& ctx) {
+  const auto& attrs = AttrsAs<Conv2dAttrs>(ctx.attrs);
+  const TensorView& input = ctx.inputs[0];
+  const TensorView& filter = ctx.inputs[1];
+  if (!filter.present()) return nullptr;  // not a constant: packed per dispatch
+  auto prepared = std::make_shared<Conv2dPrepared>();
+  prepared->filter = PackFilter(attrs, filter, ComputeConv2dGeometry(attrs, input.shape, filter.shape));
+  if (const TensorView* bias = BiasOf(ctx.inputs); bias && bias->present())
+    prepared->bias = PackBias(*prepared->filter, *bias);
+  return prepared;
+}
+
+// Work split: about 4 chunks per thread when there is enough work, one chunk
+// (no wake-ups) below ~100K flops.
+size_t ChunkCount(double flops, size_t max_chunks, size_t threads) {
+  const double by_work = flops / 1e5;
+  const size_t want = threads <= 1 ? 1 : threads * 4;
+  return std::max<size_t>(1, std::min<size_t>({max_chunks, want, static_cast<size_t>(std::max(1.0, by_work))}));
+}
+
+conv::Epilogue NoClamp() { return conv::Epilogue{}; }
+
+// Padded (and, for strides > 1, phase-split) copy of one H x W plane: phase
+// (py, px) holds padded rows py, py + sh, ... and columns px, px + sw, ...
+// as an hq x wq plane, zero where the padded input has no data.
+struct PhaseLayout {
+  size_t hp, wp, hq, wq, sh, sw, pt, pl;
+  size_t plane() const { return hq * wq; }
+  size_t channel() const { return sh * sw * hq * wq; }
+};
+
+PhaseLayout MakePhaseLayout(const Conv2dGeometry& g) {
+  PhaseLayout l{};
+  l.hp = size_t{g.in_h} + g.pad_top + g.pad_bottom;
+  l.wp = size_t{g.in_w} + g.pad_left + g.pad_right;
+  l.sh = g.stride_h;
+  l.sw = g.stride_w;
+  l.hq = CeilDiv(l.hp, l.sh);
+  l.wq = CeilDiv(l.wp, l.sw);
+  l.pt = g.pad_top;
+  l.pl = g.pad_left;
+  return l;
+}
+
+// Phase rows [i0, i0 + l.hq) (a band when i0 > 0 or l.hq is short of the
+// plane's), as an l.hq-row plane per phase. `borders_ready`: `out` already
+// holds this layout's zeros (the last call built the same layout), so only
+// the input's own values are written (strides 1 and 2).
+void BuildPhasePlanes(const float* in, size_t h, size_t w, const PhaseLayout& l, float* out,
+                      std::vector<float>& row, size_t i0 = 0, bool borders_ready = false) {
+  for (size_t rr = 0; rr < l.hq * l.sh; ++rr) {
+    const size_t py = rr % l.sh, i = rr / l.sh;
+    const size_t r = (i0 + i) * l.sh + py;  // padded row
+    const bool inside = r >= l.pt && r - l.pt < h;
+    if (l.sw == 1) {
+      float* dst = out + (py * l.hq + i) * l.wq;
+      if (!inside) {
+        if (!borders_ready) std::fill(dst, dst + l.wq, 0.0f);
+        continue;
+      }
+      if (!borders_ready) std::fill(dst, dst + l.pl, 0.0f);
+      std::memcpy(dst + l.pl, in + (r - l.pt) * w, w * sizeof(float));
+      if (!borders_ready) std::fill(dst + l.pl + w, dst + l.wq, 0.0f);
+      continue;
+    }
+    if (l.sw == 2) {
+      // Input column x is padded column x + pl: phase (x + pl) % 2, index (x + pl) / 2.
+      float* ph[2] = {out + (py * 2 * l.hq + i) * l.wq, out + ((py * 2 + 1) * l.hq + i) * l.wq};
+      if (!inside) {
+        if (borders_ready) continue;
+        std::fill(ph[0], ph[0] + l.wq, 0.0f);
+        std::fill(ph[1], ph[1] + l.wq, 0.0f);
+        continue;
+      }
+      const float* src = in + (r - l.pt) * w;
+      const size_t e = l.pl / 2, odd = l.pl % 2;
+      // Even input columns go to phase `odd` from index e; odd ones to phase
+      // 1 - odd from index e + odd.
+      float* even_dst = ph[odd] + e;
+      float* odd_dst = ph[1 - odd] + e + odd;
+      const size_t pairs = w / 2;
+      HWY_DYNAMIC_DISPATCH(Conv2dDeinterleave2)(src, even_dst, odd_dst, pairs);
+      size_t end_even = e + pairs, end_odd = e + odd + pairs;  // next free index in each destination
+      if (w % 2) even_dst[pairs] = src[w - 1], ++end_even;
+      if (borders_ready) continue;
+      std::fill(ph[0], ph[0] + e + (odd ? 1 : 0), 0.0f);
+      std::fill(ph[1], ph[1] + e, 0.0f);
+      float* even_row = ph[odd];
+      float* odd_row = ph[1 - odd];
+      std::fill(even_row + std::min(end_even, l.wq), even_row + l.wq, 0.0f);
+      std::fill(odd_row + std::min(end_odd, l.wq), odd_row + l.wq, 0.0f);
+      continue;
+    }
+    // Padded row in `row` (wq * sw wide), then one strided pick per phase column.
+    row.assign(l.wq * l.sw, 0.0f);
+    if (inside) std::memcpy(row.data() + l.pl, in + (r - l.pt) * w, w * sizeof(float));
+    for (size_t px = 0; px < l.sw; ++px) {
+      float* dst = out + ((py * l.sw + px) * l.hq + i) * l.wq;
+      for (size_t j = 0; j < l.wq; ++j) dst[j] = row[j * l.sw + px];
+    }
+  }
+}
+
+// Offset of tap (ky, kx) in a channel's phase planes (or in the raw plane
+// when no copy is made: then sh = sw = 1 and wq = input width).
+int64_t TapOffset(const Conv2dGeometry& g, const PhaseLayout& l, size_t ky, size_t kx) {
+  const size_t y = ky * g.dilation_h, x = kx * g.dilation_w;
+  return static_cast<int64_t>(((y % l.sh) * l.sw + x % l.sw) * l.plane() + (y / l.sh) * l.wq + x / l.sw);
+}
+
+thread_local std::vector<float> t_scratch;
+// Depthwise nchw's plane copy and the layout it last held: the zero borders
+// of consecutive channels are the same, so they are written once.
+thread_local std::vector<float> t_dw_planes;
+thread_local std::array<size_t, 8> t_dw_layout{};
+thread_local std::vector<float> t_row;
+thread_local std::vector<const float*> t_pointers;
+thread_local std::vector<float> t_zeros;
+
+// Per-dispatch buffers of the calling thread (converted, transposed or padded
+// tensors), kept between dispatches: a fresh multi-MB allocation per dispatch
+// costs page faults and zeroing comparable to the transposes themselves.
+thread_local std::vector<float> t_input_f32, t_output_f32, t_padded, t_input_nhwc, t_output_nhwc;
+
+float* Grow(std::vector<float>& v, size_t n) {
+  if (v.size() < n) v.resize(n);
+  return v.data();
+}
+
+const float* Zeros(size_t n) {
+  if (t_zeros.size() < n) t_zeros.assign(n, 0.0f);
+  return t_zeros.data();
+}
+
+// Row mode (tiles within output rows) or q-space mode (tiles across rows of
+// the padded width, dropped columns masked off at the store): row mode when
+// it wastes no more lanes (the last vector of each row against the wq - ow
+// dropped columns) and rows hold at least two vectors (narrower rows make
+// narrow tiles with too few accumulators).
+bool UseRowMode(size_t ow, size_t wq, size_t lanes) {
+  const double row_eff = double(ow) / double(RoundUp(ow, lanes));
+  const double q_eff = double(ow) / double(wq);
+  return ow >= 2 * lanes && row_eff >= q_eff;
+}
+
+// ---- depthwise, nchw ----
+void RunDepthwiseNchw(const KernelContext& ctx, const Conv2dGeometry& g, const PackedFilter& pf, const float* bias,
+                      const float* x, float* y) {
+  // Padding and strides go through a zero-padded, phase-split copy of each
+  // plane (per item, in cache). Reading the raw plane with the padding taps
+  // skipped was slower: the edge tiles are narrow (few accumulators).
+  const bool copy = g.stride_h != 1 || g.stride_w != 1 || g.pad_top || g.pad_bottom || g.pad_left || g.pad_right;
+  PhaseLayout l = MakePhaseLayout(g);
+  if (!copy) l.wq = g.in_w, l.hq = g.in_h, l.sh = l.sw = 1;
+  const size_t taps = size_t{g.kernel_h} * g.kernel_w;
+  // Tap rows per vertical phase, tap columns as offsets (see DepthwiseRowsParams).
+  const size_t phases = l.sh;
+  size_t max_ry = 1;
+  for (size_t ky = 0; ky < g.kernel_h; ++ky) max_ry = std::max(max_ry, ky * g.dilation_h / l.sh + 1);
+  std::vector<int32_t> ky_of(phases * max_ry, -1), rows_in_phase(phases, 0);
+  std::vector<int64_t> phase_base(phases), xoff(g.kernel_w);
+  for (size_t ky = 0; ky < g.kernel_h; ++ky) {
+    const size_t yy = ky * g.dilation_h, py = yy % l.sh, ry = yy / l.sh;
+    ky_of[py * max_ry + ry] = static_cast<int32_t>(ky);
+    rows_in_phase[py] = std::max<int32_t>(rows_in_phase[py], static_cast<int32_t>(ry + 1));
+  }
+  for (size_t py = 0; py < phases; ++py) phase_base[py] = static_cast<int64_t>(py * l.sw * l.plane());
+  for (size_t kx = 0; kx < g.kernel_w; ++kx) {
+    const size_t xx = kx * g.dilation_w;
+    xoff[kx] = static_cast<int64_t>((xx % l.sw) * l.plane() + xx / l.sw);
+  }
+  const size_t out_plane = size_t{g.out_h} * g.out_w;
+  const size_t planes = size_t{g.batch} * g.in_channels;
+  const size_t threads = ctx.parallel.NumThreads();
+  // Few large planes: split each plane's rows too (each piece copies the plane).
+  const size_t pieces =
+      planes >= 2 * threads ? 1 : std::max<size_t>(1, std::min<size_t>(CeilDiv(2 * threads, planes), g.out_h / 8));
+  const double flops = 2.0 * planes * out_plane * taps;
+  const size_t items = planes * pieces;
+  const size_t chunks = ChunkCount(flops, items, threads);
+  ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
+    for (size_t item = cb * items / chunks; item < ce * items / chunks; ++item) {
+      const size_t plane = item / pieces, piece = item % pieces;
+      const size_t c = plane % g.in_channels;
+      const float* src = x + plane * size_t{g.in_h} * g.in_w;
+      if (copy) {
+        const std::array<size_t, 8> layout{l.hq, l.wq, l.sh, l.sw, l.pt, l.pl, g.in_h, g.in_w};
+        const bool ready = t_dw_layout == layout && t_dw_planes.size() >= l.channel();
+        if (t_dw_planes.size() < l.channel()) t_dw_planes.resize(l.channel());
+        BuildPhasePlanes(src, g.in_h, g.in_w, l, t_dw_planes.data(), t_row, 0, ready);
+        t_dw_layout = layout;
+        src = t_dw_planes.data();
+      }
+      conv::DepthwiseRowsParams p;
+      p.src = src;
+      p.wq = l.wq;
+      p.ow = g.out_w;
+      p.oy_begin = piece * g.out_h / pieces;
+      p.oy_end = (piece + 1) * g.out_h / pieces;
+      p.phases = phases;
+      p.max_ry = max_ry;
+      p.phase_base = phase_base.data();
+      p.rows_in_phase = rows_in_phase.data();
+      p.ky_of = ky_of.data();
+      p.kw = g.kernel_w;
+      p.xoff = xoff.data();
+      p.weights = pf.weights.data() + c * taps;
+      p.bias = bias ? bias + c : nullptr;
+      p.out = y + plane * out_plane;
+      p.epilogue = NoClamp();
+      HWY_DYNAMIC_DISPATCH(Conv2dDepthwiseRowsNchw)(p);
+    }
+  });
+}
+
+// ---- general, nchw ----
+void RunDirectNchw(const KernelContext& ctx, const Conv2dGeometry& g, const PackedFilter& pf, const float* bias,
+                   const float* x, float* y) {
+  const Tiling& t = GetTiling();
+  const bool copy = g.stride_h != 1 || g.stride_w != 1 || g.pad_top || g.pad_bottom || g.pad_left || g.pad_right;
+  PhaseLayout l = MakePhaseLayout(g);
+  if (!copy) l.wq = g.in_w, l.hq = g.in_h;
+  const size_t chan = copy ? l.channel() : size_t{g.in_h} * g.in_w;
+  const size_t groups = g.groups;
+  const size_t cin_g = g.in_channels / groups, cout_g = g.out_channels / groups;
+  const size_t taps = size_t{g.kernel_h} * g.kernel_w;
+  const size_t kdepth = cin_g * taps;
+  std::vector<int64_t> koff(kdepth);
+  for (size_t ci = 0; ci < cin_g; ++ci)
+    for (size_t ky = 0; ky < g.kernel_h; ++ky)
+      for (size_t kx = 0; kx < g.kernel_w; ++kx)
+        koff[(ci * g.kernel_h + ky) * g.kernel_w + kx] = static_cast<int64_t>(ci * chan) + TapOffset(g, l, ky, kx);
+  const size_t out_plane = size_t{g.out_h} * g.out_w;
+  const bool row_mode = UseRowMode(g.out_w, l.wq, t.lanes);
+  const size_t q_total = (size_t{g.out_h} - 1) * l.wq + g.out_w;
+  const size_t tw = t.direct_nv[pf.block] * t.lanes;
+  // Units of work: output rows (row mode) or tiles of q; each unit runs over
+  // a range of the group's blocks of mr output channels.
+  const size_t units = row_mode ? g.out_h : CeilDiv(q_total, tw);
+  const size_t blocks = CeilDiv(cout_g, pf.block);
+  const size_t threads = ctx.parallel.NumThreads();
+  const size_t in_image = size_t{g.in_channels} * g.in_h * g.in_w;
+  if (copy && row_mode) {
+    // Wide rows (few channels, as a network's stem): bands of output rows,
+    // each copying just the input rows it reads into per-thread phase planes
+    // (in L2), instead of a whole padded copy going out to memory and back.
+    constexpr size_t kBand = 8;
+    const size_t bands = CeilDiv(g.out_h, kBand);
+    PhaseLayout lb = l;
+    lb.hq = kBand + (size_t{g.kernel_h} - 1) * g.dilation_h / l.sh + 1;
+    const size_t chan_b = lb.channel();
+    std::vector<int64_t> koff_b(kdepth);
+    for (size_t ci = 0; ci < cin_g; ++ci)
+      for (size_t ky = 0; ky < g.kernel_h; ++ky)
+        for (size_t kx = 0; kx < g.kernel_w; ++kx)
+          koff_b[(ci * g.kernel_h + ky) * g.kernel_w + kx] =
+              static_cast<int64_t>(ci * chan_b) + TapOffset(g, lb, ky, kx);
+    const size_t items = size_t{g.batch} * groups * bands;
+    const double flops = 2.0 * g.batch * g.out_channels * out_plane * kdepth;
+    const size_t chunks = ChunkCount(flops, items, threads);
+    ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
+      if (t_scratch.size() < cin_g * chan_b) t_scratch.resize(cin_g * chan_b);
+      for (size_t item = cb * items / chunks; item < ce * items / chunks; ++item) {
+        const size_t n = item / (groups * bands), grp = item / bands % groups, band = item % bands;
+        const size_t oy0 = band * kBand, rows = std::min<size_t>(kBand, g.out_h - oy0);
+        const float* in = x + n * in_image + grp * cin_g * size_t{g.in_h} * g.in_w;
+        for (size_t ci = 0; ci < cin_g; ++ci)
+          BuildPhasePlanes(in + ci * size_t{g.in_h} * g.in_w, g.in_h, g.in_w, lb, t_scratch.data() + ci * chan_b,
+                           t_row, oy0);
+        conv::DirectParams p;
+        p.src = t_scratch.data();
+        p.koff = koff_b.data();
+        p.k = kdepth;
+        p.weights = pf.weights.data() + grp * pf.group_stride;
+        p.bias = bias ? bias + grp * pf.bias_stride : nullptr;
+        p.cout = cout_g;
+        p.mr = pf.block;
+        p.row_mode = true;
+        p.q_begin = 0;
+        p.q_end = rows;
+        p.wq = lb.wq;
+        p.ow = g.out_w;
+        p.out = y + (n * g.out_channels + grp * cout_g) * out_plane + oy0 * g.out_w;
+        p.out_plane = out_plane;
+        p.epilogue = NoClamp();
+        HWY_DYNAMIC_DISPATCH(Conv2dDirectNchw)(p);
+      }
+    });
+    return;
+  }
+  float* padded = copy ? Grow(t_padded, size_t{g.in_channels} * chan) : nullptr;
+  for (size_t n = 0; n < g.batch; ++n) {
+    const float* src = x + n * in_image;
+    if (copy) {
+      const size_t cc = ChunkCount(double(g.in_channels) * chan * 4, g.in_channels, threads);
+      ctx.parallel.Run(cc, 1, [&](size_t cb, size_t ce) {
+        for (size_t c = cb * g.in_channels / cc; c < ce * g.in_channels / cc; ++c)
+          BuildPhasePlanes(src + c * g.in_h * g.in_w, g.in_h, g.in_w, l, padded + c * chan, t_row);
+      });
+      src = padded;
+    }
+    float* out = y + n * size_t{g.out_channels} * out_plane;
+    // Items (group, unit, block), block fastest: a chunk keeps a unit's input
+    // in cache across the blocks it covers.
+    const size_t items = groups * units * blocks;
+    const double flops = 2.0 * g.out_channels * out_plane * kdepth;
+    const size_t chunks = ChunkCount(flops, items, threads);
+    ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
+      const size_t ib = cb * items / chunks, ie = ce * items / chunks;
+      for (size_t item = ib; item < ie;) {
+        const size_t grp = item / (units * blocks), unit = item / blocks % units, b = item % blocks;
+        const size_t b_end = std::min(blocks, b + (ie - item));
+        conv::DirectParams p;
+        p.src = src + grp * cin_g * chan;
+        p.koff = koff.data();
+        p.k = kdepth;
+        p.weights = pf.weights.data() + grp * pf.group_stride;
+        p.bias = bias ? bias + grp * pf.bias_stride : nullptr;
+        p.cout = cout_g;
+        p.mr = pf.block;
+        p.block_begin = b;
+        p.block_end = b_end;
+        p.row_mode = row_mode;
+        p.q_begin = row_mode ? unit : unit * tw;
+        p.q_end = row_mode ? unit + 1 : std::min(q_total, (unit + 1) * tw);
+        p.wq = l.wq;
+        p.ow = g.out_w;
+        p.out = out + grp * cout_g * out_plane;
+        p.out_plane = out_plane;
+        p.epilogue = NoClamp();
+        HWY_DYNAMIC_DISPATCH(Conv2dDirectNchw)(p);
+        item += b_end - b;
+      }
+    });
+  }
+}
+
+// Pointers of output pixels [p0, p0 + count) (flattened n, oy, ox) for every
+// tap: NHWC input channel 0 at the tap, or `zeros` on padding.
+void FillPointers(const Conv2dGeometry& g, const float* x, const float* zeros, size_t p0, size_t count,
+                  const float** ind) {
+  const size_t ohw = size_t{g.out_h} * g.out_w;
+  for (size_t i = 0; i < count; ++i) {
+    const size_t pix = p0 + i;
+    const size_t n = pix / ohw, oy = (pix % ohw) / g.out_w, ox = pix % g.out_w;
+    for (size_t ky = 0; ky < g.kernel_h; ++ky) {
+      const int64_t iy = int64_t(oy * g.stride_h + ky * g.dilation_h) - g.pad_top;
+      for (size_t kx = 0; kx < g.kernel_w; ++kx) {
+        const int64_t ix = int64_t(ox * g.stride_w + kx * g.dilation_w) - g.pad_left;
+        const bool inside = iy >= 0 && iy < g.in_h && ix >= 0 && ix < g.in_w;
+        *ind++ = inside ? x + ((n * g.in_h + iy) * g.in_w + ix) * g.in_channels : zeros;
+      }
+    }
+  }
+}
+
+// Pointers for IgemmNhwc with the kw taps of a filter row merged into one
+// tap of kw * Cin channels (groups 1, horizontal dilation 1: the row's taps
+// are then adjacent pixels, contiguous in NHWC). A run that crosses the left
+// or right padding is assembled, zero-filled, in `scratch` (kw * Cin floats
+// per run); a row on the padding points to `zeros`.
+void FillMergedPointers(const Conv2dGeometry& g, const float* x, const float* zeros, size_t p0, size_t count,
+                        const float** ind, float* scratch) {
+  const size_t ohw = size_t{g.out_h} * g.out_w;
+  const size_t c = g.in_channels, run = size_t{g.kernel_w} * c;
+  for (size_t i = 0; i < count; ++i) {
+    const size_t pix = p0 + i;
+    const size_t n = pix / ohw, oy = (pix % ohw) / g.out_w, ox = pix % g.out_w;
+    const int64_t ix0 = int64_t(ox * g.stride_w) - g.pad_left;
+    const bool cols_inside = ix0 >= 0 && ix0 + int64_t(g.kernel_w) <= int64_t(g.in_w);
+    for (size_t ky = 0; ky < g.kernel_h; ++ky) {
+      const int64_t iy = int64_t(oy * g.stride_h + ky * g.dilation_h) - g.pad_top;
+      if (iy < 0 || iy >= g.in_h) {
+        *ind++ = zeros;
+        continue;
+      }
+      const float* row = x + (n * g.in_h + iy) * size_t{g.in_w} * c;
+      if (cols_inside) {
+        *ind++ = row + size_t(ix0) * c;
+        continue;
+      }
+      for (size_t kx = 0; kx < g.kernel_w; ++kx) {
+        const int64_t ix = ix0 + int64_t(kx);
+        if (ix >= 0 && ix < g.in_w) std::memcpy(scratch + kx * c, row + size_t(ix) * c, c * sizeof(float));
+        else std::fill(scratch + kx * c, scratch + (kx + 1) * c, 0.0f);
+      }
+      *ind++ = scratch;
+      scratch += run;
+    }
+  }
+}
+
+// ---- general, nhwc ----
+void RunIgemmNhwc(const KernelContext& ctx, const Conv2dGeometry& g, const PackedFilter& pf, const float* bias,
+                  const float* x, float* y) {
+  const Tiling& t = GetTiling();
+  const size_t groups = g.groups;
+  const size_t cin_g = g.in_channels / groups, cout_g = g.out_channels / groups;
+  const size_t taps = size_t{g.kernel_h} * g.kernel_w;
+  // Few input channels: each tap is a short reduction, and per-tap pointer
+  // loads dominate; merging a filter row's taps makes reductions kw times longer.
+  const bool merge = groups == 1 && g.dilation_w == 1 && g.kernel_w > 1 && size_t{g.kernel_w} * cin_g <= 64;
+  const size_t ptaps = merge ? g.kernel_h : taps;
+  const size_t pcin = merge ? size_t{g.kernel_w} * cin_g : cin_g;
+  const size_t pixels = size_t{g.batch} * g.out_h * g.out_w;
+  const size_t mr = t.igemm_mr;
+  const size_t tiles = CeilDiv(pixels, mr);
+  const double flops = 2.0 * pixels * g.out_channels * cin_g * taps;
+  const size_t chunks = ChunkCount(flops, tiles, ctx.parallel.NumThreads());
+  ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
+    const size_t p0 = cb * tiles / chunks * mr, p1 = std::min(pixels, ce * tiles / chunks * mr);
+    // At most 64 tiles of pointers at a time (a few KB).
+    const size_t step = 64 * mr;
+    if (t_pointers.size() < step * ptaps) t_pointers.resize(step * ptaps);
+    if (merge && t_scratch.size() < step * ptaps * pcin) t_scratch.resize(step * ptaps * pcin);
+    const float* zeros = Zeros(std::max<size_t>(g.in_channels, pcin));
+    for (size_t s = p0; s < p1; s += step) {
+      const size_t count = std::min(step, p1 - s);
+      if (merge) FillMergedPointers(g, x, zeros, s, count, t_pointers.data(), t_scratch.data());
+      else FillPointers(g, x, zeros, s, count, t_pointers.data());
+      for (size_t grp = 0; grp < groups; ++grp) {
+        conv::IgemmParams p;
+        p.ind = t_pointers.data();
+        p.pixels = count;
+        p.taps = ptaps;
+        p.cin = pcin;
+        p.a_offset = grp * cin_g;
+        p.weights = pf.weights.data() + grp * pf.group_stride;
+        p.bias = bias ? bias + grp * pf.bias_stride : nullptr;
+        p.cout = cout_g;
+        p.nv = pf.block;
+        p.out = y + s * g.out_channels + grp * cout_g;
+        p.out_stride = g.out_channels;
+        p.epilogue = NoClamp();
+        HWY_DYNAMIC_DISPATCH(Conv2dIgemmNhwc)(p);
+      }
+    }
+  });
+}
+
+// ---- depthwise, nhwc ----
+void RunDepthwiseNhwc(const KernelContext& ctx, const Conv2dGeometry& g, const PackedFilter& pf, const float* bias,
+                      const float* x, float* y) {
+  const size_t taps = size_t{g.kernel_h} * g.kernel_w;
+  const size_t rows = size_t{g.batch} * g.out_h;
+  const size_t c = g.in_channels;
+  // Sliding window for horizontal stride 1, no horizontal dilation, kw 3 or 5
+  // (not on scalable-vector targets, whose kernel takes pointers).
+  const bool slide = g.stride_w == 1 && g.dilation_w == 1 && (g.kernel_w == 3 || g.kernel_w == 5) &&
+                     GetTiling().igemm_max_nv > 1;
+  const double flops = 2.0 * rows * g.out_w * c * taps;
+  const size_t chunks = ChunkCount(flops, rows, ctx.parallel.NumThreads());
+  ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
+    const size_t table = slide ? g.kernel_h : g.out_w * taps;
+    if (t_pointers.size() < table) t_pointers.resize(table);
+    const float* zeros = Zeros(pf.block + 64);
+    for (size_t r = cb * rows / chunks; r < ce * rows / chunks; ++r) {
+      conv::DepthwiseNhwcParams p;
+      if (slide) {
+        const size_t n = r / g.out_h, oy = r % g.out_h;
+        for (size_t ky = 0; ky < g.kernel_h; ++ky) {
+          const int64_t iy = int64_t(oy * g.stride_h + ky * g.dilation_h) - g.pad_top;
+          t_pointers[ky] = iy >= 0 && iy < g.in_h ? x + (n * g.in_h + iy) * g.in_w * c : nullptr;
+        }
+        p.rows = t_pointers.data();
+        p.kh = g.kernel_h, p.kw = g.kernel_w, p.in_w = g.in_w, p.pad_left = g.pad_left;
+      } else {
+        FillPointers(g, x, zeros, r * g.out_w, g.out_w, t_pointers.data());
+        p.ind = t_pointers.data();
+      }
+      p.ow = g.out_w;
+      p.taps = taps;
+      p.channels = c;
+      p.weights = pf.weights.data();
+      p.cp = pf.block;
+      p.bias = bias;
+      p.out = y + r * g.out_w * c;
+      p.epilogue = NoClamp();
+      HWY_DYNAMIC_DISPATCH(Conv2dDepthwiseNhwcRow)(p);
+    }
+  });
+}
+
+// dst[c][r] = src[r][c] for a rows x cols matrix, in 64 x 64 blocks (32 KB:
+// source and destination blocks stay in L1).
+void Transpose(const KernelContext& ctx, const float* src, size_t rows, size_t cols, float* dst) {
+  constexpr size_t kBlock = 64;
+  const size_t row_blocks = CeilDiv(rows, kBlock);
+  const size_t chunks = ChunkCount(double(rows) * cols, row_blocks, ctx.parallel.NumThreads());
+  ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
+    for (size_t rb = cb * row_blocks / chunks; rb < ce * row_blocks / chunks; ++rb) {
+      const size_t r0 = rb * kBlock, r1 = std::min(rows, r0 + kBlock);
+      for (size_t c0 = 0; c0 < cols; c0 += kBlock)
+        HWY_DYNAMIC_DISPATCH(Conv2dTransposeBlock)(src, cols, dst, rows, r0, r1, c0, std::min(cols, c0 + kBlock));
+    }
+  });
+}
+
+// ---- general, nchw through nhwc ----
+void RunIgemmNchw(const KernelContext& ctx, const Conv2dGeometry& g, const PackedFilter& pf, const float* bias,
+                  const float* x, float* y) {
+  const size_t in_plane = size_t{g.in_h} * g.in_w, out_plane = size_t{g.out_h} * g.out_w;
+  const size_t in_image = in_plane * g.in_channels, out_image = out_plane * g.out_channels;
+  float* xt = Grow(t_input_nhwc, in_image * g.batch);
+  float* yt = Grow(t_output_nhwc, out_image * g.batch);
+  for (size_t n = 0; n < g.batch; ++n) Transpose(ctx, x + n * in_image, g.in_channels, in_plane, xt + n * in_image);
+  RunIgemmNhwc(ctx, g, pf, bias, xt, yt);
+  for (size_t n = 0; n < g.batch; ++n) Transpose(ctx, yt + n * out_image, out_plane, g.out_channels, y + n * out_image);
+}
+
+void ConvertF16ToF32(const KernelContext& ctx, const uint16_t* in, float* out, size_t n) {
+  const size_t chunks = ChunkCount(double(n), CeilDiv(n, 4096), ctx.parallel.NumThreads());
+  ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
+    const size_t b = cb * n / chunks, e = ce * n / chunks;
+    HWY_DYNAMIC_DISPATCH(Conv2dF16ToF32)(in + b, out + b, e - b);
+  });
+}
+
+void ConvertF32ToF16(const KernelContext& ctx, const float* in, uint16_t* out, size_t n) {
+  const size_t chunks = ChunkCount(double(n), CeilDiv(n, 4096), ctx.parallel.NumThreads());
+  ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
+    const size_t b = cb * n / chunks, e = ce * n / chunks;
+    HWY_DYNAMIC_DISPATCH(Conv2dF32ToF16)(in + b, out + b, e - b);
+  });
+}
+
+void RunConv2d(const KernelContext& ctx) {
+  const auto& attrs = AttrsAs<Conv2dAttrs>(ctx.attrs);
+  const TensorView& input = ctx.inputs[0];
+  const TensorView& filter = ctx.inputs[1];
+  const TensorView* bias_view = BiasOf(ctx.inputs);
+  const TensorView& output = ctx.outputs[0];
+  const Conv2dGeometry g = ComputeConv2dGeometry(attrs, input.shape, filter.shape);
+  if (output.elements() == 0) return;
+
+  const auto* prepared = static_cast<const Conv2dPrepared*>(ctx.prepared);
+  std::optional<PackedFilter> local_filter;
+  const PackedFilter* pf = prepared && prepared->filter ? &*prepared->filter : nullptr;
+  if (!pf) pf = &local_filter.emplace(PackFilter(attrs, filter, g));
+  std::optional<std::vector<float>> local_bias;
+  const float* bias = nullptr;
+  if (bias_view) {
+    if (prepared && prepared->bias) bias = prepared->bias->data();
+    else bias = local_bias.emplace(PackBias(*pf, *bias_view)).data();
+  }
+
+  const bool f16 = input.type == DataType::kFloat16;
+
+  const float* x = input.as<float>();
+  float* y = output.as<float>();
+  if (f16) {
+    float* x32 = Grow(t_input_f32, input.elements());
+    ConvertF16ToF32(ctx, input.as<uint16_t>(), x32, input.elements());
+    x = x32;
+    y = Grow(t_output_f32, output.elements());
+  }
+  switch (pf->path) {
+    case Path::kDepthwiseNchw: RunDepthwiseNchw(ctx, g, *pf, bias, x, y); break;
+    case Path::kDepthwiseNhwc: RunDepthwiseNhwc(ctx, g, *pf, bias, x, y); break;
+    case Path::kDirectNchw: RunDirectNchw(ctx, g, *pf, bias, x, y); break;
+    case Path::kIgemmNhwc: RunIgemmNhwc(ctx, g, *pf, bias, x, y); break;
+    case Path::kIgemmNchw: RunIgemmNchw(ctx, g, *pf, bias, x, y); break;
+  }
+  if (f16) ConvertF32ToF16(ctx, y, output.as<uint16_t>(), output.elements());
+}
+
+}  // namespace
+
+void RegisterConv2dKernels(OpKind op, KernelRegistry& registry) {
+  for (const DataType type : {DataType::kFloat32, DataType::kFloat16}) {
+    const DataTypeSet s{type};
+    registry.Add(CpuKernel{op, &RunConv2d, &PrepareConv2d, {s, s, s}, {s}});
+  }
+}
+
 }  // namespace webnn::ops::cpu
+#endif  // HWY_ONCE

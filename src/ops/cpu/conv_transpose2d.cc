@@ -1,7 +1,406 @@
-// PLACEHOLDER: cpu kernels of the ConvTranspose2d family are not written yet; nothing is
-// registered, so a cpu context reports no support for these ops.
+// cpu kernels of convTranspose2d: float32, and float16 computed in float32.
+//
+// GEMM + col2im on NHWC data: per group, cols[pixel][tap][co] =
+// sum_ci x[pixel][ci] * w[ci][co][tap] is the IgemmNhwc micro-kernel with one
+// tap per pixel (the filter, packed once at prepare as a [Cin/g, taps * Cout/g]
+// matrix, is its B), then every output row gathers the cols of the input
+// pixels that reach it. Only taps that land on the output contribute, exactly
+// as the reference's sum (no multiplication by padding), so NaN or infinite
+// weights behave identically. The input is processed in bands of rows so
+// that cols stays within ~2 MB. nchw input is transposed to nhwc; the output
+// goes back to nchw row by row from cache when every output row is reached
+// from one input row only ((kh - 1) * dh < stride: 2x2 stride-2 upsampling),
+// else by a transpose of the whole nhwc result.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "ops/cpu/conv_transpose2d.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include "ops/cpu/conv_kernels-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace webnn::ops::cpu {
+namespace HWY_NAMESPACE {
+
+void ConvTranspose2dTiling(size_t* out) { ConvTilingImpl(out); }
+void ConvTranspose2dGemm(const conv::IgemmParams& p) { IgemmNhwcImpl(p); }
+void ConvTranspose2dCol2imRow(const conv::Col2imParams& p) { Col2imRowImpl(p); }
+void ConvTranspose2dTransposeBlock(const float* src, size_t ss, float* dst, size_t ds, size_t r0, size_t r1, size_t c0,
+                       size_t c1) {
+  TransposeBlockImpl(src, ss, dst, ds, r0, r1, c0, c1);
+}
+void ConvTranspose2dF16ToF32(const uint16_t* in, float* out, size_t n) { F16ToF32Impl(in, out, n); }
+void ConvTranspose2dF32ToF16(const float* in, uint16_t* out, size_t n) { F32ToF16Impl(in, out, n); }
+
+}  // namespace HWY_NAMESPACE
+}  // namespace webnn::ops::cpu
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/strings.h"
+#include "ops/conv_transpose2d.h"
 #include "ops/cpu/kernel_registry.h"
 
 namespace webnn::ops::cpu {
-void RegisterConvTranspose2dKernels(OpKind, KernelRegistry&) {}
+
+HWY_EXPORT(ConvTranspose2dTiling);
+HWY_EXPORT(ConvTranspose2dGemm);
+HWY_EXPORT(ConvTranspose2dCol2imRow);
+HWY_EXPORT(ConvTranspose2dTransposeBlock);
+HWY_EXPORT(ConvTranspose2dF16ToF32);
+HWY_EXPORT(ConvTranspose2dF32ToF16);
+
+namespace {
+
+size_t RoundUp(size_t x, size_t m) { return (x + m - 1) / m * m; }
+size_t CeilDiv(size_t x, size_t m) { return (x + m - 1) / m; }
+
+struct Tiling {
+  size_t lanes, max_nv, mr;
+};
+
+const Tiling& GetTiling() {
+  static const Tiling t = [] {
+    size_t o[8];
+    HWY_DYNAMIC_DISPATCH(ConvTranspose2dTiling)(o);
+    return Tiling{o[0], o[1], o[3]};
+  }();
+  return t;
+}
+
+// The filter as GEMM B per group, [Cin/g][taps * Cout/g] (column = tap *
+// Cout/g + co), packed in IgemmNhwc panels [block][ci][nv * lanes].
+struct PackedFilter {
+  uint32_t in_channels = 0, out_per_group = 0, kernel_h = 0, kernel_w = 0, groups = 0;
+  size_t nv = 1;
+  size_t group_stride = 0;
+  std::vector<float> weights;
+};
+
+struct ConvTranspose2dPrepared {
+  std::optional<PackedFilter> filter;
+  std::optional<std::vector<float>> bias;
+};
+
+size_t ChooseNv(size_t n, const Tiling& t) {
+  size_t best = 1;
+  for (size_t nv = 2; nv <= t.max_nv; ++nv)
+    if (RoundUp(n, nv * t.lanes) <= RoundUp(n, best * t.lanes)) best = nv;
+  return best;
+}
+
+PackedFilter PackFilter(const ConvTranspose2dAttrs& attrs, const TensorView& filter) {
+  const std::vector<uint32_t>& s = filter.shape;
+  uint32_t i = 0, o = 0, kh = 0, kw = 0;  // input channels, output channels per group
+  switch (attrs.filterLayout) {
+    case MLConvTranspose2dFilterOperandLayout::kIohw: i = s[0], o = s[1], kh = s[2], kw = s[3]; break;
+    case MLConvTranspose2dFilterOperandLayout::kHwoi: kh = s[0], kw = s[1], o = s[2], i = s[3]; break;
+    case MLConvTranspose2dFilterOperandLayout::kOhwi: o = s[0], kh = s[1], kw = s[2], i = s[3]; break;
+  }
+  const Tiling& t = GetTiling();
+  PackedFilter p;
+  p.in_channels = i;
+  p.out_per_group = o;
+  p.kernel_h = kh;
+  p.kernel_w = kw;
+  p.groups = attrs.groups;
+  const size_t taps = size_t{kh} * kw;
+  const size_t groups = attrs.groups;
+  const size_t cin_g = i / groups;
+  const size_t ncols = taps * o;
+  p.nv = ChooseNv(ncols, t);
+  const size_t nb = p.nv * t.lanes;
+  const size_t blocks = CeilDiv(ncols, nb);
+  p.group_stride = blocks * cin_g * nb;
+  p.weights.assign(groups * p.group_stride, 0.0f);
+  const bool f16 = filter.type == DataType::kFloat16;
+  for (size_t c = 0; c < i; ++c)
+    for (size_t co = 0; co < o; ++co)
+      for (size_t ky = 0; ky < kh; ++ky)
+        for (size_t kx = 0; kx < kw; ++kx) {
+          size_t k = 0;
+          switch (attrs.filterLayout) {
+            case MLConvTranspose2dFilterOperandLayout::kIohw: k = ((c * o + co) * kh + ky) * kw + kx; break;
+            case MLConvTranspose2dFilterOperandLayout::kHwoi: k = ((ky * kw + kx) * o + co) * i + c; break;
+            case MLConvTranspose2dFilterOperandLayout::kOhwi: k = ((co * kh + ky) * kw + kx) * i + c; break;
+          }
+          const float v = f16 ? core::HalfBitsToFloat(filter.as<uint16_t>()[k]) : filter.as<float>()[k];
+          const size_t g = c / cin_g, ci = c % cin_g;
+          const size_t col = (ky * kw + kx) * o + co;
+          p.weights[g * p.group_stride + (col / nb) * cin_g * nb + ci * nb + col % nb] = v;
+        }
+  return p;
+}
+
+std::vector<float> PackBias(const TensorView& bias) {
+  std::vector<float> out(bias.elements());
+  for (size_t c = 0; c < out.size(); ++c)
+    out[c] = bias.type == DataType::kFloat16 ? core::HalfBitsToFloat(bias.as<uint16_t>()[c]) : bias.as<float>()[c];
+  return out;
+}
+
+const TensorView* BiasOf(std::span<const TensorView> inputs) {
+  return inputs.size() > 2 && inputs[2].present() ? &inputs[2] : nullptr;
+}
+
+std::shared_ptr<const void> PrepareConvTranspose2d(const PrepareContext& ctx) {
+  const auto& attrs = AttrsAs<ConvTranspose2dAttrs>(ctx.attrs);
+  const TensorView& filter = ctx.inputs[1];
+  if (!filter.present() || attrs.groups == 0) return nullptr;
+  const uint32_t in_channels = attrs.filterLayout == MLConvTranspose2dFilterOperandLayout::kIohw ? filter.shape[0]
+                                                                                                  : filter.shape[3];
+  if (in_channels % attrs.groups != 0) return nullptr;  // rejected at dispatch, as by the reference
+  auto prepared = std::make_shared<ConvTranspose2dPrepared>();
+  prepared->filter = PackFilter(attrs, filter);
+  if (const TensorView* bias = BiasOf(ctx.inputs); bias && bias->present()) prepared->bias = PackBias(*bias);
+  return prepared;
+}
+
+size_t ChunkCount(double work, size_t max_chunks, size_t threads) {
+  const size_t want = threads <= 1 ? 1 : threads * 4;
+  return std::max<size_t>(1, std::min<size_t>({max_chunks, want, static_cast<size_t>(std::max(1.0, work / 1e5))}));
+}
+
+// dst[c][r] = src[r][c] for a rows x cols matrix, in 64 x 64 blocks (32 KB:
+// source and destination blocks stay in L1).
+void Transpose(const KernelContext& ctx, const float* src, size_t rows, size_t cols, float* dst) {
+  constexpr size_t kBlock = 64;
+  const size_t row_blocks = CeilDiv(rows, kBlock);
+  const size_t chunks = ChunkCount(double(rows) * cols, row_blocks, ctx.parallel.NumThreads());
+  ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
+    for (size_t rb = cb * row_blocks / chunks; rb < ce * row_blocks / chunks; ++rb) {
+      const size_t r0 = rb * kBlock, r1 = std::min(rows, r0 + kBlock);
+      for (size_t c0 = 0; c0 < cols; c0 += kBlock)
+        HWY_DYNAMIC_DISPATCH(ConvTranspose2dTransposeBlock)(src, cols, dst, rows, r0, r1, c0, std::min(cols, c0 + kBlock));
+    }
+  });
+}
+
+// Per-dispatch buffers of the calling thread, kept between dispatches (a
+// fresh multi-MB allocation per dispatch costs page faults and zeroing).
+thread_local std::vector<float> t_cols, t_input_f32, t_input_nhwc, t_output_nhwc, t_output_nchw;
+thread_local std::vector<const float*> t_pointers;
+
+template <typename T>
+T* Grow(std::vector<T>& v, size_t n) {
+  if (v.size() < n) v.resize(n);
+  return v.data();
+}
+
+// Each output row reached by taps of one input row only: (kh - 1) * dh <
+// stride (2x2 stride-2 upsampling, the common decoder case). Then a band's
+// output rows are complete when its cols are, and can be finished in place.
+bool RowsDoNotOverlap(const ConvTranspose2dGeometry& g) {
+  return (size_t{g.kernel_h} - 1) * g.dilation_h < g.stride_h;
+}
+
+thread_local std::vector<float> t_row_nhwc;
+
+// x: nhwc input. y: nhwc output, or, when `nchw_out` (rows must not overlap),
+// the nchw output, each row gathered nhwc in cache and transposed into place.
+void RunNhwc(const KernelContext& ctx, const ConvTranspose2dGeometry& g, const PackedFilter& pf, const float* bias,
+             const float* x, float* y, bool nchw_out = false) {
+  const Tiling& t = GetTiling();
+  const size_t groups = g.groups;
+  const size_t cin_g = g.in_channels / groups, cout_g = g.out_channels / groups;
+  const size_t taps = size_t{g.kernel_h} * g.kernel_w;
+  const size_t ncols = groups * taps * cout_g;
+  const size_t threads = ctx.parallel.NumThreads();
+  const size_t out_pixels = size_t{g.out_h} * g.out_w;
+  // Bias (or zero) everywhere; every tap then adds to it (nchw_out: rows
+  // that no band reaches keep it).
+  auto fill_nhwc_row = [&](float* row) {
+    if (!bias) {
+      std::fill(row, row + size_t{g.out_w} * g.out_channels, 0.0f);
+      return;
+    }
+    for (size_t ox = 0; ox < g.out_w; ++ox) std::memcpy(row + ox * g.out_channels, bias, g.out_channels * 4);
+  };
+  // Bands of input rows with cols of at most ~512K floats (2 MB).
+  const size_t band_rows =
+      std::max<size_t>(1, std::min<size_t>(g.in_h, (size_t{1} << 19) / std::max<size_t>(1, size_t{g.in_w} * ncols)));
+  // Output rows [first, last] a band of input rows [iy0, iy1) reaches.
+  auto band_rows_out = [&](size_t iy0, size_t iy1, int64_t& first, int64_t& last) {
+    const int64_t lo = int64_t(iy0 * g.stride_h) - g.pad_top;
+    const int64_t hi = int64_t((iy1 - 1) * g.stride_h + (g.kernel_h - 1) * size_t{g.dilation_h}) - g.pad_top;
+    first = std::max<int64_t>(0, lo), last = std::min<int64_t>(int64_t(g.out_h) - 1, hi);
+  };
+  {
+    // nchw_out: rows some band writes whole need no fill (it would be a
+    // second write pass over the output).
+    std::vector<char> fill_row(g.out_h, 1);
+    if (nchw_out)
+      for (size_t iy0 = 0; iy0 < g.in_h; iy0 += band_rows) {
+        int64_t first, last;
+        band_rows_out(iy0, std::min<size_t>(g.in_h, iy0 + band_rows), first, last);
+        for (int64_t oy = first; oy <= last; ++oy) fill_row[oy] = 0;
+      }
+    const size_t rows = nchw_out ? size_t{g.batch} * g.out_channels : size_t{g.batch} * g.out_h;
+    const size_t chunks = ChunkCount(double(g.batch) * out_pixels * g.out_channels, rows, threads);
+    ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
+      for (size_t r = cb * rows / chunks; r < ce * rows / chunks; ++r) {
+        if (!nchw_out) {
+          fill_nhwc_row(y + r * g.out_w * g.out_channels);
+          continue;
+        }
+        float* plane = y + r * out_pixels;  // r = n * out_channels + c
+        for (size_t oy = 0; oy < g.out_h; ++oy)
+          if (fill_row[oy])
+            std::fill(plane + oy * g.out_w, plane + (oy + 1) * g.out_w, bias ? bias[r % g.out_channels] : 0.0f);
+      }
+    });
+  }
+  float* cols = Grow(t_cols, band_rows * g.in_w * ncols);
+  const float** pointers = Grow(t_pointers, band_rows * g.in_w);
+  const size_t mr = t.mr;
+  for (size_t n = 0; n < g.batch; ++n) {
+    const float* xn = x + n * size_t{g.in_h} * g.in_w * g.in_channels;
+    float* yn = y + n * out_pixels * g.out_channels;
+    for (size_t iy0 = 0; iy0 < g.in_h; iy0 += band_rows) {
+      const size_t iy1 = std::min<size_t>(g.in_h, iy0 + band_rows);
+      const size_t pixels = (iy1 - iy0) * g.in_w;
+      for (size_t p = 0; p < pixels; ++p) pointers[p] = xn + (iy0 * g.in_w + p) * g.in_channels;
+      const size_t tiles = CeilDiv(pixels, mr);
+      const size_t chunks = ChunkCount(2.0 * pixels * ncols * cin_g, tiles, threads);
+      ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
+        const size_t p0 = cb * tiles / chunks * mr, p1 = std::min(pixels, ce * tiles / chunks * mr);
+        if (p0 >= p1) return;
+        for (size_t grp = 0; grp < groups; ++grp) {
+          conv::IgemmParams p;
+          p.ind = pointers + p0;
+          p.pixels = p1 - p0;
+          p.taps = 1;
+          p.cin = cin_g;
+          p.a_offset = grp * cin_g;
+          p.weights = pf.weights.data() + grp * pf.group_stride;
+          p.cout = taps * cout_g;
+          p.nv = pf.nv;
+          p.out = cols + p0 * ncols + grp * taps * cout_g;
+          p.out_stride = ncols;
+          HWY_DYNAMIC_DISPATCH(ConvTranspose2dGemm)(p);
+        }
+      });
+      // Output rows this band reaches.
+      int64_t oy0, oy1;
+      band_rows_out(iy0, iy1, oy0, oy1);
+      if (oy0 > oy1) continue;
+      const size_t rows = size_t(oy1 - oy0 + 1);
+      const size_t rchunks = ChunkCount(double(pixels) * ncols, rows, threads);
+      ctx.parallel.Run(rchunks, 1, [&](size_t cb, size_t ce) {
+        conv::Col2imParams p;
+        p.cols = cols;
+        p.iy0 = iy0, p.iy1 = iy1, p.in_w = g.in_w, p.ncols = ncols;
+        p.kh = g.kernel_h, p.kw = g.kernel_w, p.sh = g.stride_h, p.sw = g.stride_w;
+        p.dh = g.dilation_h, p.dw = g.dilation_w, p.pt = g.pad_top, p.pl = g.pad_left;
+        p.ow = g.out_w, p.cout = g.out_channels, p.groups = groups, p.cout_g = cout_g;
+        float* row_nhwc = nchw_out ? Grow(t_row_nhwc, size_t{g.out_w} * g.out_channels) : nullptr;
+        for (size_t r = cb * rows / rchunks; r < ce * rows / rchunks; ++r) {
+          p.oy = size_t(oy0) + r;
+          if (!nchw_out) {
+            p.out_row = yn + p.oy * g.out_w * g.out_channels;
+            HWY_DYNAMIC_DISPATCH(ConvTranspose2dCol2imRow)(p);
+            continue;
+          }
+          fill_nhwc_row(row_nhwc);
+          p.out_row = row_nhwc;
+          HWY_DYNAMIC_DISPATCH(ConvTranspose2dCol2imRow)(p);
+          HWY_DYNAMIC_DISPATCH(ConvTranspose2dTransposeBlock)(row_nhwc, g.out_channels, yn + p.oy * g.out_w,
+                                                             out_pixels, 0, g.out_w, 0, g.out_channels);
+        }
+      });
+    }
+  }
+}
+
+void RunConvTranspose2d(const KernelContext& ctx) {
+  const auto& attrs = AttrsAs<ConvTranspose2dAttrs>(ctx.attrs);
+  const TensorView& input = ctx.inputs[0];
+  const TensorView& filter = ctx.inputs[1];
+  const TensorView* bias_view = BiasOf(ctx.inputs);
+  const TensorView& output = ctx.outputs[0];
+  const ConvTranspose2dGeometry g = ComputeConvTranspose2dGeometry(attrs, input.shape, filter.shape);
+  if (g.in_channels % g.groups != 0)
+    throw NotSupportedError(
+        core::StrCat("convTranspose2d: input channels ", g.in_channels, " are not divisible by groups ", g.groups));
+  if (output.elements() == 0) return;
+
+  const auto* prepared = static_cast<const ConvTranspose2dPrepared*>(ctx.prepared);
+  std::optional<PackedFilter> local_filter;
+  const PackedFilter* pf = prepared && prepared->filter ? &*prepared->filter : nullptr;
+  if (!pf) pf = &local_filter.emplace(PackFilter(attrs, filter));
+  std::optional<std::vector<float>> local_bias;
+  const float* bias = nullptr;
+  if (bias_view) {
+    if (prepared && prepared->bias) bias = prepared->bias->data();
+    else bias = local_bias.emplace(PackBias(*bias_view)).data();
+  }
+
+  const bool f16 = input.type == DataType::kFloat16;
+  const bool nchw = attrs.inputLayout == MLInputOperandLayout::kNchw;
+  const float* x = input.as<float>();
+  if (f16) {
+    float* x32 = Grow(t_input_f32, input.elements());
+    const size_t n = input.elements();
+    const size_t chunks = ChunkCount(double(n), CeilDiv(n, 4096), ctx.parallel.NumThreads());
+    ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
+      const size_t b = cb * n / chunks, e = ce * n / chunks;
+      HWY_DYNAMIC_DISPATCH(ConvTranspose2dF16ToF32)(input.as<uint16_t>() + b, x32 + b, e - b);
+    });
+    x = x32;
+  }
+  const size_t in_image = size_t{g.in_channels} * g.in_h * g.in_w;
+  const size_t out_image = size_t{g.out_channels} * g.out_h * g.out_w;
+  if (nchw) {
+    float* xt = Grow(t_input_nhwc, input.elements());
+    for (size_t n = 0; n < g.batch; ++n)
+      Transpose(ctx, x + n * in_image, g.in_channels, size_t{g.in_h} * g.in_w, xt + n * in_image);
+    x = xt;
+  }
+  if (nchw && RowsDoNotOverlap(g)) {
+    // Rows finished per band, transposed into the nchw output in cache.
+    float* y = f16 ? Grow(t_output_nchw, output.elements()) : output.as<float>();
+    RunNhwc(ctx, g, *pf, bias, x, y, /*nchw_out=*/true);
+    if (f16) {
+      const size_t n = output.elements();
+      const size_t chunks = ChunkCount(double(n), CeilDiv(n, 4096), ctx.parallel.NumThreads());
+      ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
+        const size_t b = cb * n / chunks, e = ce * n / chunks;
+        HWY_DYNAMIC_DISPATCH(ConvTranspose2dF32ToF16)(y + b, output.as<uint16_t>() + b, e - b);
+      });
+    }
+    return;
+  }
+  float* y = nchw || f16 ? Grow(t_output_nhwc, output.elements()) : output.as<float>();
+  RunNhwc(ctx, g, *pf, bias, x, y);
+  if (nchw) {
+    float* dst = f16 ? Grow(t_output_nchw, output.elements()) : output.as<float>();
+    for (size_t n = 0; n < g.batch; ++n)
+      Transpose(ctx, y + n * out_image, size_t{g.out_h} * g.out_w, g.out_channels, dst + n * out_image);
+    y = dst;
+  }
+  if (f16) {
+    const size_t n = output.elements();
+    const size_t chunks = ChunkCount(double(n), CeilDiv(n, 4096), ctx.parallel.NumThreads());
+    ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
+      const size_t b = cb * n / chunks, e = ce * n / chunks;
+      HWY_DYNAMIC_DISPATCH(ConvTranspose2dF32ToF16)(y + b, output.as<uint16_t>() + b, e - b);
+    });
+  }
+}
+
+}  // namespace
+
+void RegisterConvTranspose2dKernels(OpKind op, KernelRegistry& registry) {
+  for (const DataType type : {DataType::kFloat32, DataType::kFloat16}) {
+    const DataTypeSet s{type};
+    registry.Add(CpuKernel{op, &RunConvTranspose2d, &PrepareConvTranspose2d, {s, s, s}, {s}});
+  }
+}
+
 }  // namespace webnn::ops::cpu
+#endif  // HWY_ONCE

@@ -1,0 +1,792 @@
+// SIMD micro-kernels shared by the cpu conv2d and convTranspose2d kernels,
+// all accumulating in float32:
+//  - IgemmNhwc: implicit GEMM over an indirection buffer (XNNPACK-style). A
+//    tile is MR output pixels x NV vectors of output channels; every (pixel,
+//    tap) has a pointer to NHWC input channels, or to a zero buffer where the
+//    tap falls on padding (so padding is multiplied like an explicit zero
+//    pad, as the reference does). Weights are packed at prepare time into
+//    panels [block][tap][ci][NV*L]. Also convTranspose2d's GEMM (one tap).
+//  - DirectNchw: NCHW convolution as C[co][q] = sum_k W[co][k] * B[k][q] where
+//    q runs over a "q-space": output rows laid end to end with a row pitch of
+//    `wq` (the padded/phase-split input width), so that B[k][q] =
+//    src[koff[k] + q] is contiguous in q for every k. Columns ox >= ow of the
+//    q-space are computed and masked off at the store (or, in row mode, tiles
+//    stay within output rows). A tile is MR output channels x NV vectors of
+//    q; weights packed as [block][k][MR].
+//  - DepthwiseRowsNchw: depthwise NCHW, R output rows x NV vectors along the
+//    width; an input row loaded once serves every output row that reads it.
+//  - DepthwiseNhwcRow: one output row of a depthwise NHWC convolution, vectors
+//    along channels; a sliding window along the row for kw 3 and 5.
+//  - helpers: col2im of one output row, 4x4-block transposes, stride-2
+//    deinterleave, float16 <-> float32.
+// The tile sizes come from the register count: with 32 vector registers
+// (AVX-512, NEON) 24 accumulators + NV operand vectors + 1 broadcast; with 16
+// (AVX2, SSE4) 12 accumulators. FMA latency 4 x 1-2 issues per cycle needs at
+// least 8 independent accumulators to keep the FMA ports busy.
+#ifndef WEBNN_OPS_CPU_CONV_PARAMS_H_
+#define WEBNN_OPS_CPU_CONV_PARAMS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdint>
+#include <cstring>
+
+namespace webnn::ops::cpu::conv {
+
+// Bias is added first; the clamp is applied only when `clamp` is set (a fused
+// activation), in an order that keeps NaN.
+struct Epilogue {
+  float lo = 0, hi = 0;
+  bool clamp = false;
+};
+
+struct IgemmParams {
+  const float* const* ind = nullptr;  // [pixels][taps] pointers to input channel 0
+  size_t pixels = 0, taps = 0, cin = 0;
+  size_t a_offset = 0;                // added to every pointer (the group's first channel)
+  const float* weights = nullptr;     // [blocks][taps * cin][nv * lanes]
+  const float* bias = nullptr;        // [blocks * nv * lanes] or null
+  size_t cout = 0;                    // output channels written (this group)
+  size_t nv = 1;                      // vectors per block (must match the packing)
+  float* out = nullptr;               // pixel 0, first channel of the group
+  size_t out_stride = 0;              // floats between pixels
+  Epilogue epilogue;
+};
+
+struct DirectParams {
+  const float* src = nullptr;      // B[k][q] = src[koff[k] + q]
+  const int64_t* koff = nullptr;
+  size_t k = 0;
+  const float* weights = nullptr;  // [blocks][k][mr]
+  const float* bias = nullptr;     // [blocks * mr] or null
+  size_t cout = 0;                 // output channels (rows) written
+  size_t mr = 1;                   // rows per block (must match the packing)
+  size_t block_begin = 0, block_end = SIZE_MAX;  // blocks of mr rows to compute
+  // q range to compute; in row mode, output rows [q_begin, q_end) instead,
+  // each computed for ox < ow only (tiles within a row, stored in place).
+  size_t q_begin = 0, q_end = 0;
+  bool row_mode = false;
+  size_t wq = 1, ow = 1;           // q -> (q / wq, q % wq); columns >= ow are dropped
+  float* out = nullptr;            // output channel 0, row 0
+  size_t out_plane = 0;            // floats between output channels
+  Epilogue epilogue;
+};
+
+struct DepthwiseNhwcParams {
+  const float* const* ind = nullptr;  // [ow][taps] pointers to channel 0 (zero buffer on padding)
+  size_t ow = 0, taps = 0, channels = 0;
+  const float* weights = nullptr;     // [taps][cp], cp = channels rounded up to the lanes
+  size_t cp = 0;
+  const float* bias = nullptr;        // [cp] or null
+  float* out = nullptr;               // pixel 0 of the row
+  Epilogue epilogue;
+  // Sliding-window form (horizontal stride 1, no horizontal dilation, kw 3 or
+  // 5): rows[ky] = input row of tap row ky (channel 0 of column 0), or null
+  // where the row is padding; `ind` is then unused. Columns outside
+  // [0, in_w) read as zeros (and are multiplied, as the reference does).
+  const float* const* rows = nullptr;
+  size_t kh = 0, kw = 0, in_w = 0, pad_left = 0;
+};
+
+// Depthwise nchw over blocks of R output rows (row mode): an input row
+// loaded once serves every output row of the block that reads it (kh of them
+// for stride 1), cutting loads per FMA from 1 to about (R + kh - 1) / (R * kh).
+// Vertical stride and dilation are described per phase py of the input's
+// phase planes: tap row ky (with (ky * dh) % sh == py) reads phase row
+// oy + ry, ry = (ky * dh) / sh; ky_of[py * max_ry + ry] = ky or -1.
+struct DepthwiseRowsParams {
+  const float* src = nullptr;        // phase planes (or the raw plane)
+  size_t wq = 0, ow = 0;
+  size_t oy_begin = 0, oy_end = 0;   // output rows to compute
+  size_t phases = 1, max_ry = 1;
+  const int64_t* phase_base = nullptr;  // [phases] offset of phase (py, px = 0)
+  const int32_t* rows_in_phase = nullptr;  // [phases] ry count
+  const int32_t* ky_of = nullptr;       // [phases][max_ry]
+  size_t kw = 1;
+  const int64_t* xoff = nullptr;        // [kw] offset of tap column kx
+  const float* weights = nullptr;       // [kh][kw] of this channel
+  const float* bias = nullptr;          // this channel's bias or null
+  float* out = nullptr;                 // output plane [oh][ow]
+  Epilogue epilogue;
+};
+
+// One output row of convTranspose2d's col2im: out[oy][ox][g * cout_g + co] +=
+// cols[pixel (iy, ix)][g][tap (ky, kx)][co] over every (iy, ky, ix, kx) with
+// iy * sh + ky * dh == oy + pt and ix * sw + kx * dw == ox + pl, for input
+// rows iy in [iy0, iy1) (the band whose cols are computed).
+struct Col2imParams {
+  const float* cols = nullptr;  // [(iy - iy0) * in_w + ix][ncols]
+  size_t iy0 = 0, iy1 = 0, in_w = 0, ncols = 0;
+  size_t kh = 1, kw = 1, sh = 1, sw = 1, dh = 1, dw = 1, pt = 0, pl = 0;
+  size_t oy = 0, ow = 0, cout = 0, groups = 1, cout_g = 0;
+  float* out_row = nullptr;     // [ow][cout]
+};
+
+}  // namespace webnn::ops::cpu::conv
+
+#endif  // WEBNN_OPS_CPU_CONV_PARAMS_H_
+
+#if defined(WEBNN_OPS_CPU_CONV_KERNELS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef WEBNN_OPS_CPU_CONV_KERNELS_INL_H_
+#undef WEBNN_OPS_CPU_CONV_KERNELS_INL_H_
+#else
+#define WEBNN_OPS_CPU_CONV_KERNELS_INL_H_
+#endif
+
+#include <hwy/highway.h>
+
+#include <algorithm>
+
+#include "core/float16.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace webnn::ops::cpu {
+namespace HWY_NAMESPACE {
+namespace conv_hn = hwy::HWY_NAMESPACE;
+
+// Scalable vectors (SVE, RVV) are sizeless and cannot form arrays: those
+// targets get one-vector kernels. WEBNN_CONV_TEST_ONE_VECTOR selects them on
+// any target, to test them where no such target is at hand.
+#undef WEBNN_CONV_ONE_VECTOR
+#if HWY_HAVE_SCALABLE || defined(WEBNN_CONV_TEST_ONE_VECTOR)
+#define WEBNN_CONV_ONE_VECTOR 1
+#else
+#define WEBNN_CONV_ONE_VECTOR 0
+#endif
+
+namespace conv_detail {
+
+using DF = conv_hn::ScalableTag<float>;
+using VF = conv_hn::Vec<DF>;
+
+#if HWY_ARCH_X86 && HWY_TARGET > HWY_AVX3
+inline constexpr size_t kVecRegs = 16;  // SSE4, AVX2
+#else
+inline constexpr size_t kVecRegs = 32;  // AVX-512, NEON, SVE
+#endif
+// IgemmNhwc: MR pixel pointers must stay in general registers (x86-64 has 16),
+// so MR <= 8; NV vectors of channels make MR * NV accumulators.
+inline constexpr size_t kIgemmMR = kVecRegs == 32 ? 8 : 6;
+inline constexpr size_t kIgemmMaxNV = kVecRegs == 32 ? 3 : 2;
+inline constexpr size_t kDirectMaxMR = kVecRegs == 32 ? 8 : 4;
+template <size_t MR>
+inline constexpr size_t DirectNV() {
+  // MR * NV accumulators; MR = 1 (depthwise) needs NV independent chains.
+  if constexpr (kVecRegs == 32) return MR >= 8 ? 3 : MR >= 4 ? 4 : MR >= 2 ? 6 : 8;
+  else return MR >= 4 ? 2 : MR >= 2 ? 3 : 4;
+}
+
+// Loads n (< lanes) floats without touching memory past p + n.
+HWY_INLINE VF LoadTail(DF d, const float* HWY_RESTRICT p, size_t n) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+  return conv_hn::MaskedLoad(conv_hn::FirstN(d, n), d, p);
+#else
+  HWY_ALIGN float buf[HWY_MAX_BYTES / sizeof(float)] = {};
+  std::memcpy(buf, p, n * sizeof(float));
+  return conv_hn::Load(d, buf);
+#endif
+}
+
+HWY_INLINE VF ApplyEpilogue(DF d, VF v, const conv::Epilogue& e) {
+  if (!e.clamp) return v;
+  // x86 max/min return the second operand when either is NaN: x stays NaN.
+  return conv_hn::Min(conv_hn::Set(d, e.hi), conv_hn::Max(conv_hn::Set(d, e.lo), v));
+}
+
+HWY_INLINE void StoreN(DF d, VF v, float* HWY_RESTRICT p, size_t n) {
+  if (n >= conv_hn::Lanes(d)) conv_hn::StoreU(v, d, p);
+  else conv_hn::BlendedStore(v, conv_hn::FirstN(d, n), d, p);
+}
+
+#if !WEBNN_CONV_ONE_VECTOR
+
+template <size_t MR, size_t NV>
+HWY_NOINLINE void IgemmNhwcImpl(const conv::IgemmParams& p) {
+  const DF d;
+  const size_t L = conv_hn::Lanes(d);
+  const size_t nb = NV * L;
+  const size_t blocks = (p.cout + nb - 1) / nb;
+  const size_t kdepth = p.taps * p.cin;
+  for (size_t p0 = 0; p0 < p.pixels; p0 += MR) {
+    const size_t mc = std::min(MR, p.pixels - p0);
+    const float* const* ind = p.ind + p0 * p.taps;
+    for (size_t b = 0; b < blocks; ++b) {
+      const float* HWY_RESTRICT w = p.weights + b * kdepth * nb;
+      VF acc[MR][NV];
+      for (size_t v = 0; v < NV; ++v) {
+        const VF init = p.bias ? conv_hn::LoadU(d, p.bias + b * nb + v * L) : conv_hn::Zero(d);
+        for (size_t m = 0; m < MR; ++m) acc[m][v] = init;
+      }
+      for (size_t t = 0; t < p.taps; ++t) {
+        const float* HWY_RESTRICT a[MR];
+        for (size_t m = 0; m < MR; ++m) a[m] = ind[std::min(m, mc - 1) * p.taps + t] + p.a_offset;
+        for (size_t ci = 0; ci < p.cin; ++ci) {
+          VF wv[NV];
+          for (size_t v = 0; v < NV; ++v) wv[v] = conv_hn::LoadU(d, w + v * L);
+          w += nb;
+          HWY_UNROLL(8)
+          for (size_t m = 0; m < MR; ++m) {
+            const VF av = conv_hn::Set(d, a[m][ci]);
+            for (size_t v = 0; v < NV; ++v) acc[m][v] = conv_hn::MulAdd(av, wv[v], acc[m][v]);
+          }
+        }
+      }
+      for (size_t m = 0; m < mc; ++m) {
+        float* o = p.out + (p0 + m) * p.out_stride + b * nb;
+        for (size_t v = 0; v < NV; ++v) {
+          const size_t c0 = b * nb + v * L;
+          if (c0 >= p.cout) break;
+          StoreN(d, ApplyEpilogue(d, acc[m][v], p.epilogue), o + v * L, p.cout - c0);
+        }
+      }
+    }
+  }
+}
+
+// One tile of DirectNchw: rows [b*MR, b*MR+MR) x q in [q0, q0 + nq), nq <=
+// NV * lanes. `dst` (row b*MR's output for q0) is set when the tile's q are
+// contiguous in the output (one output row, or a q-space without dropped
+// columns); otherwise the tile goes through `tile` and is copied per row.
+template <size_t MR, size_t NV, bool kPartial>
+HWY_INLINE void DirectTile(const conv::DirectParams& p, size_t b, size_t q0, size_t nq, float* HWY_RESTRICT dst,
+                           float* HWY_RESTRICT tile) {
+  const DF d;
+  const size_t L = conv_hn::Lanes(d);
+  VF acc[MR][NV];
+  for (size_t m = 0; m < MR; ++m) {
+    const VF init = p.bias ? conv_hn::Set(d, p.bias[b * MR + m]) : conv_hn::Zero(d);
+    for (size_t v = 0; v < NV; ++v) acc[m][v] = init;
+  }
+  const float* HWY_RESTRICT w = p.weights + b * p.k * MR;
+  const float* HWY_RESTRICT s = p.src + q0;
+  const size_t last = nq - (NV - 1) * L;  // lanes of the last vector when kPartial
+  for (size_t k = 0; k < p.k; ++k) {
+    const float* HWY_RESTRICT row = s + p.koff[k];
+    VF bv[NV];
+    for (size_t v = 0; v + 1 < NV; ++v) bv[v] = conv_hn::LoadU(d, row + v * L);
+    if constexpr (kPartial) bv[NV - 1] = LoadTail(d, row + (NV - 1) * L, last);
+    else bv[NV - 1] = conv_hn::LoadU(d, row + (NV - 1) * L);
+    for (size_t m = 0; m < MR; ++m) {
+      const VF wv = conv_hn::Set(d, w[m]);
+      for (size_t v = 0; v < NV; ++v) acc[m][v] = conv_hn::MulAdd(wv, bv[v], acc[m][v]);
+    }
+    w += MR;
+  }
+  const size_t rows = std::min(MR, p.cout - b * MR);
+  if (dst) {
+    for (size_t m = 0; m < rows; ++m) {
+      float* o = dst + m * p.out_plane;
+      for (size_t v = 0; v + 1 < NV; ++v) conv_hn::StoreU(ApplyEpilogue(d, acc[m][v], p.epilogue), d, o + v * L);
+      StoreN(d, ApplyEpilogue(d, acc[m][NV - 1], p.epilogue), o + (NV - 1) * L, kPartial ? last : L);
+    }
+    return;
+  }
+  // Each vector's lanes fall in one or more q-space rows; lanes of one row
+  // are contiguous in the output, shifted by the dropped columns: one masked
+  // store per row, with lanes ox >= ow masked off.
+  (void)tile;
+  for (size_t v = 0; v < NV; ++v) {
+    const size_t qv = q0 + v * L;
+    const size_t nv = kPartial && v == NV - 1 ? last : L;
+    size_t oy = qv / p.wq, ox = qv % p.wq;
+    for (size_t a = 0; a < nv;) {
+      const size_t in_row = std::min(nv - a, p.wq - ox);   // lanes [a, a + in_row) are row oy
+      const size_t valid = ox < p.ow ? std::min(in_row, p.ow - ox) : 0;
+      if (valid) {
+        const auto mask = conv_hn::AndNot(conv_hn::FirstN(d, a), conv_hn::FirstN(d, a + valid));
+        // Lane i goes to out[oy * ow + ox + (i - a)].
+        const ptrdiff_t base = ptrdiff_t(oy * p.ow + ox) - ptrdiff_t(a);
+        for (size_t m = 0; m < rows; ++m)
+          conv_hn::BlendedStore(ApplyEpilogue(d, acc[m][v], p.epilogue), mask, d,
+                                p.out + ptrdiff_t((b * MR + m) * p.out_plane) + base);
+      }
+      a += in_row;
+      ++oy;
+      ox = 0;
+    }
+  }
+}
+
+// Tile of nq <= NV * lanes q: as many vectors as needed, the last one masked.
+template <size_t MR, size_t NV>
+HWY_INLINE void DirectTileN(const conv::DirectParams& p, size_t b, size_t q0, size_t nq, float* dst, float* tile) {
+  const size_t L = conv_hn::Lanes(DF());
+  if constexpr (NV > 1) {
+    if (nq <= (NV - 1) * L) return DirectTileN<MR, NV - 1>(p, b, q0, nq, dst, tile);
+  }
+  if (nq == NV * L) DirectTile<MR, NV, false>(p, b, q0, nq, dst, tile);
+  else DirectTile<MR, NV, true>(p, b, q0, nq, dst, tile);
+}
+
+template <size_t MR>
+HWY_NOINLINE void DirectNchwImpl(const conv::DirectParams& p) {
+  constexpr size_t NV = DirectNV<MR>();
+  const DF d;
+  const size_t L = conv_hn::Lanes(d);
+  const size_t tw = NV * L;
+  HWY_ALIGN float tile[MR * NV * HWY_MAX_BYTES / sizeof(float)];
+  const size_t b_end = std::min(p.block_end, (p.cout + MR - 1) / MR);
+  if (p.row_mode) {
+    // Whole output rows [q_begin, q_end), tiles never cross a row: direct stores.
+    for (size_t oy = p.q_begin; oy < p.q_end; ++oy)
+      for (size_t ox = 0; ox < p.ow; ox += tw) {
+        const size_t nq = std::min(tw, p.ow - ox);
+        for (size_t b = p.block_begin; b < b_end; ++b)
+          DirectTileN<MR, NV>(p, b, oy * p.wq + ox, nq, p.out + b * MR * p.out_plane + oy * p.ow + ox, tile);
+      }
+    return;
+  }
+  for (size_t q0 = p.q_begin; q0 < p.q_end; q0 += tw) {
+    const size_t nq = std::min(tw, p.q_end - q0);
+    for (size_t b = p.block_begin; b < b_end; ++b) {
+      float* dst = p.wq == p.ow ? p.out + b * MR * p.out_plane + q0 : nullptr;
+      DirectTileN<MR, NV>(p, b, q0, nq, dst, tile);
+    }
+  }
+}
+
+template <size_t R, size_t NV, bool kPartial>
+HWY_INLINE void DepthwiseRowsTile(const conv::DepthwiseRowsParams& p, size_t oy0, size_t ox, size_t nq) {
+  const DF d;
+  const size_t L = conv_hn::Lanes(d);
+  VF acc[R][NV];
+  const VF init = p.bias ? conv_hn::Set(d, *p.bias) : conv_hn::Zero(d);
+  for (size_t r = 0; r < R; ++r)
+    for (size_t v = 0; v < NV; ++v) acc[r][v] = init;
+  const size_t last = nq - (NV - 1) * L;
+  for (size_t py = 0; py < p.phases; ++py) {
+    const int64_t nrr = p.rows_in_phase[py];
+    const int32_t* ky_of = p.ky_of + py * p.max_ry;
+    for (int64_t y = 0; y < int64_t(R) - 1 + nrr; ++y) {
+      const float* HWY_RESTRICT row = p.src + p.phase_base[py] + (int64_t(oy0) + y) * int64_t(p.wq) + int64_t(ox);
+      // Filter row of each output row r for this input row, or null.
+      const float* wrow[R];
+      for (size_t r = 0; r < R; ++r) {
+        const int64_t rr = y - int64_t(r);
+        const int32_t ky = rr >= 0 && rr < nrr ? ky_of[rr] : -1;
+        wrow[r] = ky >= 0 ? p.weights + size_t(ky) * p.kw : nullptr;
+      }
+      for (size_t kx = 0; kx < p.kw; ++kx) {
+        const float* HWY_RESTRICT in = row + p.xoff[kx];
+        VF x[NV];
+        for (size_t v = 0; v + 1 < NV; ++v) x[v] = conv_hn::LoadU(d, in + v * L);
+        if constexpr (kPartial) x[NV - 1] = LoadTail(d, in + (NV - 1) * L, last);
+        else x[NV - 1] = conv_hn::LoadU(d, in + (NV - 1) * L);
+        HWY_UNROLL(8)
+        for (size_t r = 0; r < R; ++r) {
+          if (!wrow[r]) continue;
+          const VF wv = conv_hn::Set(d, wrow[r][kx]);
+          for (size_t v = 0; v < NV; ++v) acc[r][v] = conv_hn::MulAdd(wv, x[v], acc[r][v]);
+        }
+      }
+    }
+  }
+  for (size_t r = 0; r < R; ++r) {
+    float* o = p.out + (oy0 + r) * p.ow + ox;
+    for (size_t v = 0; v + 1 < NV; ++v) conv_hn::StoreU(ApplyEpilogue(d, acc[r][v], p.epilogue), d, o + v * L);
+    StoreN(d, ApplyEpilogue(d, acc[r][NV - 1], p.epilogue), o + (NV - 1) * L, kPartial ? last : L);
+  }
+}
+
+template <size_t R, size_t NV>
+HWY_INLINE void DepthwiseRowsTileN(const conv::DepthwiseRowsParams& p, size_t oy0, size_t ox, size_t nq) {
+  const size_t L = conv_hn::Lanes(DF());
+  if constexpr (NV > 1) {
+    if (nq <= (NV - 1) * L) return DepthwiseRowsTileN<R, NV - 1>(p, oy0, ox, nq);
+  }
+  if (nq == NV * L) DepthwiseRowsTile<R, NV, false>(p, oy0, ox, nq);
+  else DepthwiseRowsTile<R, NV, true>(p, oy0, ox, nq);
+}
+
+template <size_t R>
+HWY_INLINE void DepthwiseRowsBlock(const conv::DepthwiseRowsParams& p, size_t oy0) {
+  // R * NV accumulators + NV inputs + 1 weight.
+  constexpr size_t NV = kVecRegs == 32 ? (R >= 4 ? 4 : 6) : (R >= 4 ? 2 : 3);
+  const size_t tw = NV * conv_hn::Lanes(DF());
+  for (size_t ox = 0; ox < p.ow; ox += tw) DepthwiseRowsTileN<R, NV>(p, oy0, ox, std::min(tw, p.ow - ox));
+}
+
+inline HWY_NOINLINE void DepthwiseRowsImpl(const conv::DepthwiseRowsParams& p) {
+  size_t oy = p.oy_begin;
+  for (; oy + 4 <= p.oy_end; oy += 4) DepthwiseRowsBlock<4>(p, oy);
+  for (; oy + 2 <= p.oy_end; oy += 2) DepthwiseRowsBlock<2>(p, oy);
+  for (; oy < p.oy_end; ++oy) DepthwiseRowsBlock<1>(p, oy);
+}
+
+// Block of PX output pixels x NV channel vectors per weight load.
+template <size_t PX, size_t NV, bool kPartial>
+HWY_INLINE void DepthwiseNhwcBlock(const conv::DepthwiseNhwcParams& p, size_t x0, size_t xc, size_t c0) {
+  const DF d;
+  const size_t L = conv_hn::Lanes(d);
+  VF acc[PX][NV];
+  for (size_t v = 0; v < NV; ++v) {
+    const VF init = p.bias ? conv_hn::LoadU(d, p.bias + c0 + v * L) : conv_hn::Zero(d);
+    for (size_t j = 0; j < PX; ++j) acc[j][v] = init;
+  }
+  size_t n[NV];
+  for (size_t v = 0; v < NV; ++v) n[v] = p.channels > c0 + v * L ? std::min(L, p.channels - c0 - v * L) : 0;
+  const float* const* ind = p.ind + x0 * p.taps;
+  for (size_t t = 0; t < p.taps; ++t) {
+    VF wv[NV];
+    for (size_t v = 0; v < NV; ++v) wv[v] = conv_hn::LoadU(d, p.weights + t * p.cp + c0 + v * L);
+    for (size_t j = 0; j < PX; ++j) {
+      const float* HWY_RESTRICT a = ind[std::min(j, xc - 1) * p.taps + t] + c0;
+      for (size_t v = 0; v < NV; ++v) {
+        const VF x = kPartial ? (n[v] == L ? conv_hn::LoadU(d, a + v * L) : LoadTail(d, a + v * L, n[v]))
+                              : conv_hn::LoadU(d, a + v * L);
+        acc[j][v] = conv_hn::MulAdd(x, wv[v], acc[j][v]);
+      }
+    }
+  }
+  for (size_t j = 0; j < xc; ++j) {
+    float* o = p.out + (x0 + j) * p.channels + c0;
+    for (size_t v = 0; v < NV; ++v)
+      if (n[v]) StoreN(d, ApplyEpilogue(d, acc[j][v], p.epilogue), o + v * L, n[v]);
+  }
+}
+
+// Sliding window along the row: for each tap row, the input vector of
+// column u serves output pixels j = u - kx for every kx, with the kw weight
+// vectors of the row held in registers. Loads per FMA: (KW * NV + (PX + KW -
+// 1) * NV) / (PX * KW * NV), 0.54 for 3x3 against 1.25 with one load per tap.
+template <size_t KW, size_t PX, size_t NV, bool kPartial>
+HWY_INLINE void DepthwiseNhwcSlideBlock(const conv::DepthwiseNhwcParams& p, size_t x0, size_t xc, size_t c0) {
+  const DF d;
+  const size_t L = conv_hn::Lanes(d);
+  size_t n[NV];
+  for (size_t v = 0; v < NV; ++v) n[v] = p.channels > c0 + v * L ? std::min(L, p.channels - c0 - v * L) : 0;
+  VF acc[PX][NV];
+  for (size_t v = 0; v < NV; ++v) {
+    const VF init = p.bias ? conv_hn::LoadU(d, p.bias + c0 + v * L) : conv_hn::Zero(d);
+    for (size_t j = 0; j < PX; ++j) acc[j][v] = init;
+  }
+  const int64_t ix0 = int64_t(x0) - int64_t(p.pad_left);
+  for (size_t ky = 0; ky < p.kh; ++ky) {
+    VF w[KW][NV];
+    for (size_t kx = 0; kx < KW; ++kx)
+      for (size_t v = 0; v < NV; ++v) w[kx][v] = conv_hn::LoadU(d, p.weights + (ky * KW + kx) * p.cp + c0 + v * L);
+    const float* HWY_RESTRICT row = p.rows[ky];
+    // Fully unrolled: acc[u - kx] must name registers.
+    HWY_UNROLL(16)
+    for (size_t u = 0; u < PX + KW - 1; ++u) {
+      const int64_t ix = ix0 + int64_t(u);
+      VF x[NV];
+      const bool inside = row && ix >= 0 && ix < int64_t(p.in_w);
+      for (size_t v = 0; v < NV; ++v) {
+        if (!inside) x[v] = conv_hn::Zero(d);
+        else if (kPartial && n[v] < L) x[v] = n[v] ? LoadTail(d, row + ix * p.channels + c0 + v * L, n[v]) : conv_hn::Zero(d);
+        else x[v] = conv_hn::LoadU(d, row + ix * p.channels + c0 + v * L);
+      }
+      HWY_UNROLL(8)
+      for (size_t kx = 0; kx < KW; ++kx) {
+        if (u < kx || u - kx >= PX) continue;
+        const size_t j = u - kx;
+        for (size_t v = 0; v < NV; ++v) acc[j][v] = conv_hn::MulAdd(x[v], w[kx][v], acc[j][v]);
+      }
+    }
+  }
+  for (size_t j = 0; j < xc; ++j) {
+    float* o = p.out + (x0 + j) * p.channels + c0;
+    for (size_t v = 0; v < NV; ++v)
+      if (n[v]) StoreN(d, ApplyEpilogue(d, acc[j][v], p.epilogue), o + v * L, n[v]);
+  }
+}
+
+template <size_t KW>
+HWY_INLINE void DepthwiseNhwcSlideRow(const conv::DepthwiseNhwcParams& p) {
+  // PX * NV accumulators + KW * NV weights + NV inputs <= 32 (16).
+  constexpr size_t NV = kVecRegs == 32 ? 2 : 1;
+  constexpr size_t PX = kVecRegs == 32 ? (KW <= 3 ? 8 : 6) : (KW <= 3 ? 6 : 4);
+  const size_t L = conv_hn::Lanes(DF());
+  for (size_t x0 = 0; x0 < p.ow; x0 += PX) {
+    const size_t xc = std::min(PX, p.ow - x0);
+    size_t c0 = 0;
+    for (; c0 + NV * L <= p.channels; c0 += NV * L) DepthwiseNhwcSlideBlock<KW, PX, NV, false>(p, x0, xc, c0);
+    for (; c0 < p.channels; c0 += L) DepthwiseNhwcSlideBlock<KW, PX, 1, true>(p, x0, xc, c0);
+  }
+}
+
+inline HWY_NOINLINE void DepthwiseNhwcRowImpl(const conv::DepthwiseNhwcParams& p) {
+  if (p.rows) {
+    if (p.kw == 3) return DepthwiseNhwcSlideRow<3>(p);
+    return DepthwiseNhwcSlideRow<5>(p);
+  }
+  constexpr size_t PX = 4;
+  constexpr size_t NV = kVecRegs == 32 ? 4 : 2;
+  const DF d;
+  const size_t L = conv_hn::Lanes(d);
+  for (size_t x0 = 0; x0 < p.ow; x0 += PX) {
+    const size_t xc = std::min(PX, p.ow - x0);
+    size_t c0 = 0;
+    for (; c0 + NV * L <= p.channels; c0 += NV * L) DepthwiseNhwcBlock<PX, NV, false>(p, x0, xc, c0);
+    for (; c0 < p.channels; c0 += L) DepthwiseNhwcBlock<PX, 1, true>(p, x0, xc, c0);
+  }
+}
+
+#else  // WEBNN_CONV_ONE_VECTOR (scalable vectors): sizeless vectors cannot form arrays; one accumulator per loop.
+
+inline HWY_NOINLINE void IgemmNhwcScalable(const conv::IgemmParams& p) {
+  const DF d;
+  const size_t L = conv_hn::Lanes(d);
+  const size_t nb = p.nv * L;
+  const size_t blocks = (p.cout + nb - 1) / nb;
+  const size_t kdepth = p.taps * p.cin;
+  for (size_t px = 0; px < p.pixels; ++px) {
+    for (size_t b = 0; b < blocks; ++b) {
+      for (size_t v = 0; v < p.nv; ++v) {
+        const size_t c0 = b * nb + v * L;
+        if (c0 >= p.cout) break;
+        VF acc = p.bias ? conv_hn::LoadU(d, p.bias + c0) : conv_hn::Zero(d);
+        const float* w = p.weights + b * kdepth * nb + v * L;
+        for (size_t t = 0; t < p.taps; ++t) {
+          const float* a = p.ind[px * p.taps + t] + p.a_offset;
+          for (size_t ci = 0; ci < p.cin; ++ci, w += nb) acc = conv_hn::MulAdd(conv_hn::Set(d, a[ci]), conv_hn::LoadU(d, w), acc);
+        }
+        StoreN(d, ApplyEpilogue(d, acc, p.epilogue), p.out + px * p.out_stride + c0, p.cout - c0);
+      }
+    }
+  }
+}
+
+inline HWY_NOINLINE void DirectNchwScalable(const conv::DirectParams& p) {
+  const DF d;
+  const size_t L = conv_hn::Lanes(d);
+  HWY_ALIGN float tile[HWY_MAX_BYTES / sizeof(float)];
+  const size_t co_begin = p.block_begin * p.mr;
+  const size_t co_end = p.block_end >= p.cout ? p.cout : std::min(p.cout, p.block_end * p.mr);
+  auto run = [&](size_t q0, size_t nq) {
+    for (size_t co = co_begin; co < co_end; ++co) {
+      const size_t b = co / p.mr, m = co % p.mr;
+      VF acc = p.bias ? conv_hn::Set(d, p.bias[co]) : conv_hn::Zero(d);
+      const float* w = p.weights + b * p.k * p.mr + m;
+      for (size_t k = 0; k < p.k; ++k)
+        acc = conv_hn::MulAdd(conv_hn::Set(d, w[k * p.mr]), LoadTail(d, p.src + p.koff[k] + q0, nq), acc);
+      conv_hn::Store(ApplyEpilogue(d, acc, p.epilogue), d, tile);
+      for (size_t i = 0; i < nq; ++i) {
+        const size_t q = q0 + i, oy = q / p.wq, ox = q % p.wq;
+        if (ox < p.ow) p.out[co * p.out_plane + oy * p.ow + ox] = tile[i];
+      }
+    }
+  };
+  if (p.row_mode) {
+    for (size_t oy = p.q_begin; oy < p.q_end; ++oy)
+      for (size_t ox = 0; ox < p.ow; ox += L) run(oy * p.wq + ox, std::min(L, p.ow - ox));
+    return;
+  }
+  for (size_t q0 = p.q_begin; q0 < p.q_end; q0 += L) run(q0, std::min(L, p.q_end - q0));
+}
+
+inline HWY_NOINLINE void DepthwiseRowsScalable(const conv::DepthwiseRowsParams& p) {
+  const DF d;
+  const size_t L = conv_hn::Lanes(d);
+  for (size_t oy = p.oy_begin; oy < p.oy_end; ++oy)
+    for (size_t ox = 0; ox < p.ow; ox += L) {
+      const size_t n = std::min(L, p.ow - ox);
+      VF acc = p.bias ? conv_hn::Set(d, *p.bias) : conv_hn::Zero(d);
+      for (size_t py = 0; py < p.phases; ++py)
+        for (int32_t rr = 0; rr < p.rows_in_phase[py]; ++rr) {
+          const int32_t ky = p.ky_of[py * p.max_ry + rr];
+          if (ky < 0) continue;
+          const float* row = p.src + p.phase_base[py] + int64_t(oy + rr) * int64_t(p.wq) + int64_t(ox);
+          for (size_t kx = 0; kx < p.kw; ++kx)
+            acc = conv_hn::MulAdd(conv_hn::Set(d, p.weights[size_t(ky) * p.kw + kx]), LoadTail(d, row + p.xoff[kx], n), acc);
+        }
+      StoreN(d, ApplyEpilogue(d, acc, p.epilogue), p.out + oy * p.ow + ox, n);
+    }
+}
+
+inline HWY_NOINLINE void DepthwiseNhwcRowScalable(const conv::DepthwiseNhwcParams& p) {
+  const DF d;
+  const size_t L = conv_hn::Lanes(d);
+  for (size_t x = 0; x < p.ow; ++x) {
+    for (size_t c0 = 0; c0 < p.channels; c0 += L) {
+      const size_t n = std::min(L, p.channels - c0);
+      VF acc = p.bias ? conv_hn::LoadU(d, p.bias + c0) : conv_hn::Zero(d);
+      for (size_t t = 0; t < p.taps; ++t)
+        acc = conv_hn::MulAdd(LoadTail(d, p.ind[x * p.taps + t] + c0, n), conv_hn::LoadU(d, p.weights + t * p.cp + c0), acc);
+      StoreN(d, ApplyEpilogue(d, acc, p.epilogue), p.out + x * p.channels + c0, n);
+    }
+  }
+}
+
+#endif  // WEBNN_CONV_ONE_VECTOR
+
+}  // namespace conv_detail
+
+// ---- entry points (called through HWY_DYNAMIC_DISPATCH by the family files) ----
+
+// Lanes of float32 and the tile shapes the packing and work split follow:
+// out[0] = lanes, out[1] = IgemmNhwc's max NV, out[2] = DirectNchw's max MR,
+// out[3] = IgemmNhwc's MR, out[4..7] = DirectNchw's NV for MR = 1, 2, 4, 8.
+HWY_INLINE void ConvTilingImpl(size_t* out) {
+  out[0] = conv_hn::Lanes(conv_detail::DF());
+#if WEBNN_CONV_ONE_VECTOR
+  for (size_t i = 1; i < 8; ++i) out[i] = 1;
+#else
+  out[1] = conv_detail::kIgemmMaxNV;
+  out[2] = conv_detail::kDirectMaxMR;
+  out[3] = conv_detail::kIgemmMR;
+  out[4] = conv_detail::DirectNV<1>();
+  out[5] = conv_detail::DirectNV<2>();
+  out[6] = conv_detail::DirectNV<4>();
+  out[7] = conv_detail::DirectNV<8>();
+#endif
+}
+
+HWY_INLINE void IgemmNhwcImpl(const conv::IgemmParams& p) {
+#if WEBNN_CONV_ONE_VECTOR
+  conv_detail::IgemmNhwcScalable(p);
+#else
+  constexpr size_t MR = conv_detail::kIgemmMR;
+  switch (p.nv) {
+    case 1: conv_detail::IgemmNhwcImpl<MR, 1>(p); break;
+    case 2: conv_detail::IgemmNhwcImpl<MR, 2>(p); break;
+    default:
+      if constexpr (conv_detail::kIgemmMaxNV >= 3) conv_detail::IgemmNhwcImpl<MR, 3>(p);
+      break;
+  }
+#endif
+}
+
+HWY_INLINE void DirectNchwImpl(const conv::DirectParams& p) {
+#if WEBNN_CONV_ONE_VECTOR
+  conv_detail::DirectNchwScalable(p);
+#else
+  switch (p.mr) {
+    case 1: conv_detail::DirectNchwImpl<1>(p); break;
+    case 2: conv_detail::DirectNchwImpl<2>(p); break;
+    case 4: conv_detail::DirectNchwImpl<4>(p); break;
+    default:
+      if constexpr (conv_detail::kDirectMaxMR >= 8) conv_detail::DirectNchwImpl<8>(p);
+      break;
+  }
+#endif
+}
+
+HWY_INLINE void DepthwiseRowsNchwImpl(const conv::DepthwiseRowsParams& p) {
+#if WEBNN_CONV_ONE_VECTOR
+  conv_detail::DepthwiseRowsScalable(p);
+#else
+  conv_detail::DepthwiseRowsImpl(p);
+#endif
+}
+
+HWY_INLINE void DepthwiseNhwcRowImpl(const conv::DepthwiseNhwcParams& p) {
+#if WEBNN_CONV_ONE_VECTOR
+  conv_detail::DepthwiseNhwcRowScalable(p);
+#else
+  conv_detail::DepthwiseNhwcRowImpl(p);
+#endif
+}
+
+// out[i] += in[i]
+HWY_INLINE void AddRowImpl(float* HWY_RESTRICT out, const float* HWY_RESTRICT in, size_t n) {
+  const conv_detail::DF d;
+  const size_t L = conv_hn::Lanes(d);
+  size_t i = 0;
+  for (; i + L <= n; i += L) conv_hn::StoreU(conv_hn::Add(conv_hn::LoadU(d, out + i), conv_hn::LoadU(d, in + i)), d, out + i);
+  for (; i < n; ++i) out[i] += in[i];
+}
+
+HWY_INLINE void Col2imRowImpl(const conv::Col2imParams& p) {
+  const size_t taps = p.kh * p.kw;
+  for (size_t ky = 0; ky < p.kh; ++ky) {
+    const int64_t t = int64_t(p.oy + p.pt) - int64_t(ky * p.dh);
+    if (t < 0 || t % int64_t(p.sh) != 0) continue;
+    const size_t iy = size_t(t) / p.sh;
+    if (iy < p.iy0 || iy >= p.iy1) continue;
+    const float* row = p.cols + (iy - p.iy0) * p.in_w * p.ncols;
+    for (size_t kx = 0; kx < p.kw; ++kx) {
+      for (size_t ix = 0; ix < p.in_w; ++ix) {
+        const int64_t ox = int64_t(ix * p.sw + kx * p.dw) - int64_t(p.pl);
+        if (ox < 0) continue;
+        if (ox >= int64_t(p.ow)) break;
+        const float* src = row + ix * p.ncols + (ky * p.kw + kx) * p.cout_g;
+        float* dst = p.out_row + size_t(ox) * p.cout;
+        for (size_t g = 0; g < p.groups; ++g) AddRowImpl(dst + g * p.cout_g, src + g * taps * p.cout_g, p.cout_g);
+      }
+    }
+  }
+}
+
+// dst[c * dst_stride + r] = src[r * src_stride + c] for rows [r0, r1) and
+// columns [c0, c1): 4 x 4 blocks through 128-bit unpacks (16 floats in 4
+// loads, 8 shuffles and 4 stores), the edges one element at a time. Columns
+// outermost: the 4 destination rows of a column block fill sequentially
+// (destination rows a multiple of 4 KB apart, as channel planes often are,
+// would otherwise all compete for one L1 set).
+HWY_INLINE void TransposeBlockImpl(const float* HWY_RESTRICT src, size_t src_stride, float* HWY_RESTRICT dst,
+                                   size_t dst_stride, size_t r0, size_t r1, size_t c0, size_t c1) {
+  size_t c = c0;
+#if !WEBNN_CONV_ONE_VECTOR && HWY_TARGET != HWY_SCALAR
+  const conv_hn::Full128<float> d4;
+  const conv_hn::Repartition<double, decltype(d4)> d2;
+  for (; c + 4 <= c1; c += 4) {
+    size_t r = r0;
+    for (; r + 4 <= r1; r += 4) {
+      const float* s = src + r * src_stride + c;
+      const auto a = conv_hn::LoadU(d4, s), b = conv_hn::LoadU(d4, s + src_stride);
+      const auto e = conv_hn::LoadU(d4, s + 2 * src_stride), f = conv_hn::LoadU(d4, s + 3 * src_stride);
+      const auto ab_lo = conv_hn::BitCast(d2, conv_hn::InterleaveLower(d4, a, b));  // a0 b0 a1 b1
+      const auto ef_lo = conv_hn::BitCast(d2, conv_hn::InterleaveLower(d4, e, f));  // e0 f0 e1 f1
+      const auto ab_hi = conv_hn::BitCast(d2, conv_hn::InterleaveUpper(d4, a, b));  // a2 b2 a3 b3
+      const auto ef_hi = conv_hn::BitCast(d2, conv_hn::InterleaveUpper(d4, e, f));  // e2 f2 e3 f3
+      float* o = dst + c * dst_stride + r;
+      conv_hn::StoreU(conv_hn::BitCast(d4, conv_hn::InterleaveLower(d2, ab_lo, ef_lo)), d4, o);
+      conv_hn::StoreU(conv_hn::BitCast(d4, conv_hn::InterleaveUpper(d2, ab_lo, ef_lo)), d4, o + dst_stride);
+      conv_hn::StoreU(conv_hn::BitCast(d4, conv_hn::InterleaveLower(d2, ab_hi, ef_hi)), d4, o + 2 * dst_stride);
+      conv_hn::StoreU(conv_hn::BitCast(d4, conv_hn::InterleaveUpper(d2, ab_hi, ef_hi)), d4, o + 3 * dst_stride);
+    }
+    for (; r < r1; ++r)
+      for (size_t i = 0; i < 4; ++i) dst[(c + i) * dst_stride + r] = src[r * src_stride + c + i];
+  }
+#endif
+  for (; c < c1; ++c)
+    for (size_t r = r0; r < r1; ++r) dst[c * dst_stride + r] = src[r * src_stride + c];
+}
+
+// Even and odd elements of in[0, 2n) (n evens, n odds; in has 2n elements).
+HWY_INLINE void Deinterleave2Impl(const float* HWY_RESTRICT in, float* HWY_RESTRICT even, float* HWY_RESTRICT odd,
+                                  size_t n) {
+  size_t i = 0;
+#if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
+  const conv_detail::DF d;
+  const size_t L = conv_hn::Lanes(d);
+  for (; i + L <= n; i += L) {
+    const auto lo = conv_hn::LoadU(d, in + 2 * i);
+    const auto hi = conv_hn::LoadU(d, in + 2 * i + L);
+    conv_hn::StoreU(conv_hn::ConcatEven(d, hi, lo), d, even + i);
+    conv_hn::StoreU(conv_hn::ConcatOdd(d, hi, lo), d, odd + i);
+  }
+#endif
+  for (; i < n; ++i) {
+    even[i] = in[2 * i];
+    odd[i] = in[2 * i + 1];
+  }
+}
+
+HWY_INLINE void F16ToF32Impl(const uint16_t* HWY_RESTRICT in, float* HWY_RESTRICT out, size_t n) {
+  const conv_detail::DF d;
+  const conv_hn::Rebind<hwy::float16_t, conv_detail::DF> dh;
+  const size_t L = conv_hn::Lanes(d);
+  const auto* h = reinterpret_cast<const hwy::float16_t*>(in);
+  size_t i = 0;
+  for (; i + L <= n; i += L) conv_hn::StoreU(conv_hn::PromoteTo(d, conv_hn::LoadU(dh, h + i)), d, out + i);
+  for (; i < n; ++i) out[i] = core::HalfBitsToFloat(in[i]);
+}
+
+HWY_INLINE void F32ToF16Impl(const float* HWY_RESTRICT in, uint16_t* HWY_RESTRICT out, size_t n) {
+  const conv_detail::DF d;
+  const conv_hn::Rebind<hwy::float16_t, conv_detail::DF> dh;
+  const size_t L = conv_hn::Lanes(d);
+  auto* h = reinterpret_cast<hwy::float16_t*>(out);
+  size_t i = 0;
+  for (; i + L <= n; i += L) conv_hn::StoreU(conv_hn::DemoteTo(dh, conv_hn::LoadU(d, in + i)), dh, h + i);
+  for (; i < n; ++i) out[i] = core::FloatToHalfBits(in[i]);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace webnn::ops::cpu
+HWY_AFTER_NAMESPACE();
+
+#endif  // WEBNN_OPS_CPU_CONV_KERNELS_INL_H_
