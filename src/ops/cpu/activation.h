@@ -1,0 +1,31 @@
+// Float32 activations for fusion into other kernels' epilogues (conv2d,
+// gemm, matmul): the same SIMD code as the Activation family's cpu kernels,
+// applied in place to a block of outputs on the calling thread.
+#pragma once
+
+#include <cstddef>
+
+#include "ops/activation.h"
+#include "ops/op_kind.h"
+
+namespace webnn::ops::cpu {
+
+// An activation with its options cast to float32 as the spec's method steps
+// do (alpha, beta; clamp bounds, +-Infinity when absent or NaN). Make it once,
+// outside the epilogue loop.
+struct ActivationF32 {
+  OpKind op = OpKind::relu;
+  float alpha = 0;
+  float beta = 0;
+  float min_value = 0;  // clamp
+  float max_value = 0;  // clamp
+};
+ActivationF32 MakeActivationF32(OpKind op, const ActivationAttrs& attrs);
+
+// data[0..n) = activation(data[0..n)), in place, SIMD, single-threaded.
+// `op` must be an Activation-family op (elu, gelu, hardSigmoid, hardSwish,
+// leakyRelu, linear, relu, sigmoid, softplus, softsign, tanh, clamp).
+void ApplyActivationF32(const ActivationF32& activation, float* data, size_t n);
+void ApplyActivationF32(OpKind op, const ActivationAttrs& attrs, float* data, size_t n);
+
+}  // namespace webnn::ops::cpu
