@@ -1,0 +1,258 @@
+// Per-target SIMD helpers of the cpu reductions, softmax, normalizations,
+// pooling and resampling: float32/float16 loads and stores as float32 or
+// float64 vectors, tails through a small buffer (never reading or writing past
+// the n-th element), wrapping 64-bit multiply and correctly rounded
+// float64 -> float16 stores.
+//
+// Include after <hwy/highway.h> from a foreach_target translation unit.
+#if defined(WEBNN_OPS_CPU_REDUCE_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef WEBNN_OPS_CPU_REDUCE_INL_H_
+#undef WEBNN_OPS_CPU_REDUCE_INL_H_
+#else
+#define WEBNN_OPS_CPU_REDUCE_INL_H_
+#endif
+
+#include <cstring>
+#include <type_traits>
+
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace webnn::ops::cpu {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using F16 = hwy::float16_t;
+
+// The lane type a storage type computes in: float16 as float32.
+template <class E>
+using LaneOf = std::conditional_t<std::is_same_v<E, F16>, float, E>;
+
+// Largest vector in bytes of any target: tail buffers hold one vector.
+inline constexpr size_t kMaxVectorBytes = HWY_MAX_BYTES;
+
+// ---------------------------------------------------------------- tails
+// Masked loads/stores that never touch masked-off memory: AVX-512 masking for
+// every lane size, AVX2 vmaskmov for 32/64-bit lanes. Elsewhere (Highway
+// emulates them with full loads) tails go through a small buffer.
+template <class T>
+constexpr bool kSafeMasked =
+#if HWY_ARCH_X86 && (HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL)
+    true;
+#elif HWY_ARCH_X86 && HWY_TARGET == HWY_AVX2
+    sizeof(T) >= 4;
+#else
+    false;
+#endif
+
+// First n (< Lanes(d)) elements of p, zero elsewhere.
+template <class D, class T = hn::TFromD<D>>
+HWY_INLINE hn::Vec<D> LoadTail(D d, const T* HWY_RESTRICT p, size_t n) {
+  if constexpr (kSafeMasked<T>) {
+    return hn::MaskedLoad(hn::FirstN(d, n), d, p);
+  } else {
+    alignas(64) T buf[kMaxVectorBytes / sizeof(T)] = {};
+    std::memcpy(buf, p, n * sizeof(T));
+    return hn::LoadU(d, buf);
+  }
+}
+template <class D, class T = hn::TFromD<D>>
+HWY_INLINE void StoreTail(hn::Vec<D> v, D d, T* HWY_RESTRICT p, size_t n) {
+  if constexpr (kSafeMasked<T>) {
+    hn::BlendedStore(v, hn::FirstN(d, n), d, p);
+  } else {
+    alignas(64) T buf[kMaxVectorBytes / sizeof(T)];
+    hn::StoreU(v, d, buf);
+    std::memcpy(p, buf, n * sizeof(T));
+  }
+}
+
+// ---------------------------------------------------------------- float16
+// Highway 1.0.3 converts float16 in software on targets without F16C (SSE4,
+// scalar), mapping Inf/NaN to finite values; these targets use the exact
+// integer conversions below instead.
+#undef WEBNN_CPU_SOFT_F16
+#if HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_SSSE3 || HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
+#define WEBNN_CPU_SOFT_F16 1
+#else
+#define WEBNN_CPU_SOFT_F16 0
+#endif
+
+template <class DF>
+HWY_INLINE hn::Vec<DF> LoadF16AsF32(DF df, const F16* HWY_RESTRICT p) {
+#if WEBNN_CPU_SOFT_F16
+  const hn::RebindToUnsigned<DF> du;
+  const hn::Rebind<uint16_t, DF> d16;
+  const auto h = hn::PromoteTo(du, hn::LoadU(d16, reinterpret_cast<const uint16_t*>(p)));
+  const auto sign = hn::ShiftLeft<16>(hn::And(h, hn::Set(du, 0x8000u)));
+  const auto e = hn::And(hn::ShiftRight<10>(h), hn::Set(du, 0x1Fu));
+  const auto m = hn::And(h, hn::Set(du, 0x3FFu));
+  const auto normal = hn::Or(hn::ShiftLeft<23>(hn::Add(e, hn::Set(du, 112u))), hn::ShiftLeft<13>(m));
+  const auto special = hn::Or(hn::Set(du, 0x7F800000u), hn::ShiftLeft<13>(m));  // Inf, NaN (payload kept)
+  const hn::RebindToSigned<DF> di;
+  const auto sub = hn::BitCast(du, hn::Mul(hn::ConvertTo(df, hn::BitCast(di, m)), hn::Set(df, 1.0f / 16777216.0f)));
+  auto bits = hn::IfThenElse(hn::Eq(e, hn::Zero(du)), sub, hn::IfThenElse(hn::Eq(e, hn::Set(du, 0x1Fu)), special, normal));
+  return hn::BitCast(df, hn::Or(bits, sign));
+#else
+  const hn::Rebind<F16, DF> dh;
+  return hn::PromoteTo(df, hn::LoadU(dh, p));
+#endif
+}
+
+// Rounds to nearest even; overflow to Inf, NaN stays NaN.
+template <class DF>
+HWY_INLINE void StoreF32AsF16(hn::Vec<DF> v, DF df, F16* HWY_RESTRICT p) {
+#if WEBNN_CPU_SOFT_F16
+  const hn::RebindToUnsigned<DF> du;
+  const hn::RebindToSigned<DF> di;
+  const hn::Rebind<uint16_t, DF> d16;
+  const auto x = hn::BitCast(du, v);
+  const auto sign = hn::And(hn::ShiftRight<16>(x), hn::Set(du, 0x8000u));
+  const auto a = hn::And(x, hn::Set(du, 0x7FFFFFFFu));
+  const auto ai = hn::BitCast(di, a);  // non-negative, so signed compares order it
+  // Normal: rebias the exponent and round the 13 dropped bits to nearest even.
+  const auto normal = hn::ShiftRight<13>(hn::Add(hn::Add(a, hn::Set(du, 0xC8000FFFu)),
+                                                 hn::And(hn::ShiftRight<13>(a), hn::Set(du, 1u))));
+  // Subnormal: |v| * 2^24 rounded to an integer (exact scaling, ties to even).
+  const auto sub = hn::BitCast(du, hn::ConvertTo(di, hn::Round(hn::Mul(hn::BitCast(df, a), hn::Set(df, 16777216.0f)))));
+  auto h = hn::IfThenElse(hn::RebindMask(du, hn::Lt(ai, hn::Set(di, 0x38800000))), sub, normal);
+  h = hn::IfThenElse(hn::RebindMask(du, hn::Gt(ai, hn::Set(di, 0x477FEFFF))), hn::Set(du, 0x7C00u), h);  // Inf
+  h = hn::IfThenElse(hn::RebindMask(du, hn::Gt(ai, hn::Set(di, 0x7F800000))), hn::Set(du, 0x7E00u), h);  // NaN
+  hn::StoreU(hn::DemoteTo(d16, hn::BitCast(di, hn::Or(h, sign))), d16, reinterpret_cast<uint16_t*>(p));
+#else
+  const hn::Rebind<F16, DF> dh;
+  hn::StoreU(hn::DemoteTo(dh, v), dh, p);
+#endif
+}
+
+// ---------------------------------------------------------------- native lanes
+// Lanes(d) elements of E as lanes of LaneOf<E> (float16 promoted to float32).
+template <class D, class E>
+HWY_INLINE hn::Vec<D> LoadLanes(D d, const E* HWY_RESTRICT p) {
+  if constexpr (std::is_same_v<E, F16>) {
+    return LoadF16AsF32(d, p);
+  } else {
+    return hn::LoadU(d, p);
+  }
+}
+template <class D, class E>
+HWY_INLINE hn::Vec<D> LoadLanesTail(D d, const E* HWY_RESTRICT p, size_t n) {
+  if constexpr (std::is_same_v<E, F16> && kSafeMasked<uint16_t> && !WEBNN_CPU_SOFT_F16) {
+    const hn::Rebind<uint16_t, D> du;
+    const hn::Rebind<F16, D> dh;
+    const auto bits = hn::MaskedLoad(hn::FirstN(du, n), du, reinterpret_cast<const uint16_t*>(p));
+    return hn::PromoteTo(d, hn::BitCast(dh, bits));
+  } else if constexpr (!std::is_same_v<E, F16>) {
+    return LoadTail(d, p, n);
+  } else {
+    alignas(64) E buf[kMaxVectorBytes / sizeof(hn::TFromD<D>)] = {};
+    std::memcpy(buf, p, n * sizeof(E));
+    return LoadLanes(d, buf);
+  }
+}
+template <class D, class E>
+HWY_INLINE void StoreLanes(hn::Vec<D> v, D d, E* HWY_RESTRICT p) {
+  if constexpr (std::is_same_v<E, F16>) {
+    StoreF32AsF16(v, d, p);
+  } else {
+    hn::StoreU(v, d, p);
+  }
+}
+template <class D, class E>
+HWY_INLINE void StoreLanesTail(hn::Vec<D> v, D d, E* HWY_RESTRICT p, size_t n) {
+  alignas(64) E buf[kMaxVectorBytes / sizeof(hn::TFromD<D>)];
+  StoreLanes(v, d, buf);
+  std::memcpy(p, buf, n * sizeof(E));
+}
+
+// ---------------------------------------------------------------- float64
+// Lanes(d64) elements of float32/float16 as float64 (exact).
+template <class D64, class E>
+HWY_INLINE hn::Vec<D64> LoadAsF64(D64 d64, const E* HWY_RESTRICT p) {
+  const hn::Rebind<float, D64> df;
+  return hn::PromoteTo(d64, LoadLanes(df, p));
+}
+template <class D64, class E>
+HWY_INLINE hn::Vec<D64> LoadAsF64Tail(D64 d64, const E* HWY_RESTRICT p, size_t n) {
+  const hn::Rebind<float, D64> df;
+  return hn::PromoteTo(d64, LoadLanesTail(df, p, n));
+}
+
+// float64 -> float16 in two steps rounds twice; rounding to float32
+// precision "to odd" first (sticky bit in the last kept place) makes the
+// second rounding the correct one, since float32 keeps 13 more bits.
+template <class D64>
+HWY_INLINE hn::Vec<D64> RoundToOddF32Precision(D64 d64, hn::Vec<D64> v) {
+  const hn::RebindToUnsigned<D64> du;
+  const auto bits = hn::BitCast(du, v);
+  const auto low = hn::Set(du, (uint64_t{1} << 29) - 1);
+  const auto sticky = hn::Ne(hn::And(bits, low), hn::Zero(du));
+  const auto odd = hn::IfThenElseZero(sticky, hn::Set(du, uint64_t{1} << 29));
+  return hn::BitCast(d64, hn::Or(hn::AndNot(low, bits), odd));
+}
+
+// float64 -> float32, round to nearest even, overflow to +-Inf (Highway's
+// scalar target clamps to the largest finite value instead).
+template <class D64>
+HWY_INLINE hn::Vec<hn::Rebind<float, D64>> DemoteF64ToF32(D64, hn::Vec<D64> v) {
+  const hn::Rebind<float, D64> df;
+#if HWY_TARGET == HWY_SCALAR
+  return hn::Set(df, static_cast<float>(hn::GetLane(v)));
+#else
+  return hn::DemoteTo(df, v);
+#endif
+}
+
+// Stores Lanes(d64) float64 values as E, rounding once.
+template <class D64, class E>
+HWY_INLINE void StoreF64As(hn::Vec<D64> v, D64 d64, E* HWY_RESTRICT p) {
+  const hn::Rebind<float, D64> df;
+  if constexpr (std::is_same_v<E, F16>) {
+    StoreLanes(DemoteF64ToF32(d64, RoundToOddF32Precision(d64, v)), df, p);
+  } else {
+    hn::StoreU(DemoteF64ToF32(d64, v), df, p);
+  }
+}
+
+template <class D64, class E>
+HWY_INLINE void StoreF64AsTail(hn::Vec<D64> v, D64 d64, E* HWY_RESTRICT p, size_t n) {
+  alignas(64) E buf[kMaxVectorBytes / sizeof(double)];
+  StoreF64As(v, d64, buf);
+  std::memcpy(p, buf, n * sizeof(E));
+}
+
+// ---------------------------------------------------------------- integers
+// a * b modulo 2^bits (two's complement wrap), for 32- and 64-bit lanes.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V MulWrap(D d, V a, V b) {
+  using T = hn::TFromD<D>;
+  if constexpr (sizeof(T) == 8) {
+    const hn::RebindToUnsigned<D> du;
+#if HWY_TARGET == HWY_SCALAR || (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3)
+    return hn::BitCast(d, hn::Mul(hn::BitCast(du, a), hn::BitCast(du, b)));
+#else
+    // lo(a)lo(b) + 2^32 (hi(a)lo(b) + lo(a)hi(b)): three 32x32->64 products.
+    const hn::Repartition<uint32_t, decltype(du)> d32;
+    const auto ua = hn::BitCast(du, a), ub = hn::BitCast(du, b);
+    const auto lolo = hn::MulEven(hn::BitCast(d32, ua), hn::BitCast(d32, ub));
+    const auto hilo = hn::MulEven(hn::BitCast(d32, hn::ShiftRight<32>(ua)), hn::BitCast(d32, ub));
+    const auto lohi = hn::MulEven(hn::BitCast(d32, ua), hn::BitCast(d32, hn::ShiftRight<32>(ub)));
+    return hn::BitCast(d, hn::Add(lolo, hn::ShiftLeft<32>(hn::Add(hilo, lohi))));
+#endif
+  } else {
+    return hn::Mul(a, b);
+  }
+}
+
+// |x| with wrap (|INT_MIN| = INT_MIN); unsigned values unchanged.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V AbsWrap(D, V x) {
+  if constexpr (std::is_signed_v<hn::TFromD<D>>) return hn::Abs(x);
+  else return x;
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace webnn::ops::cpu
+HWY_AFTER_NAMESPACE();
+
+#endif  // WEBNN_OPS_CPU_REDUCE_INL_H_ toggle
