@@ -24,6 +24,11 @@ struct PackedB {
   size_t n = 0;
   size_t panel_width = 0;  // NR: columns per panel
   std::vector<float, std::allocator<float>> data;
+  // Floats of `data` before the first panel: panels start on a 64-byte
+  // boundary (a 512-bit load that straddles two cache lines costs two loads).
+  size_t offset = 0;
+
+  const float* panels() const { return data.data() + offset; }
 };
 
 // Packs B. `b` is row-major [K, N] with leading dimension `ldb`, or, when
@@ -40,5 +45,45 @@ struct GemmEpilogue {
 // C: [M, N] with leading dimension `ldc`. Splits the work over `parallel`.
 void GemmF32(size_t m, size_t n, size_t k, const float* a, size_t lda, const PackedB& b, float* c, size_t ldc,
              const GemmEpilogue& epilogue, core::ParallelFor& parallel);
+
+// ---- Extensions of the interface above -------------------------------------
+
+// Columns per packed panel (NR) of the kernels the running CPU dispatches to.
+size_t GemmPanelWidth();
+
+// PackB splitting the panels over `parallel` (per-dispatch packing of weights
+// that are not constants).
+PackedB PackB(const float* b, size_t k, size_t n, size_t ldb, bool transposed, core::ParallelFor& parallel);
+
+// PackB from IEEE binary16 (bit patterns): the panels hold float32, so a
+// float16 GEMM runs the float32 kernels (exact widening, one rounding at the
+// caller's float16 store).
+PackedB PackBF16(const uint16_t* b, size_t k, size_t n, size_t ldb, bool transposed, core::ParallelFor& parallel);
+
+struct GemmOptions {
+  // `a` holds A^T: row-major [K, M] with leading dimension `lda`.
+  bool a_transposed = false;
+  // C = alpha * (A x B) (+ bias), then clamped.
+  float alpha = 1.0f;
+  // Adds to C's contents instead of overwriting: C = C + alpha * (A x B) (+ bias), then clamped.
+  bool accumulate = false;
+};
+
+// GemmF32 with the options above.
+void GemmF32(size_t m, size_t n, size_t k, const float* a, size_t lda, const PackedB& b, float* c, size_t ldc,
+             const GemmEpilogue& epilogue, const GemmOptions& options, core::ParallelFor& parallel);
+
+// GemmF32 with B not packed: `b` as for PackB. M = 1 runs a memory-bound
+// GEMV straight from `b`; row-major B with M <= 512 is read in place by the
+// tiles; otherwise B is packed into a reused per-thread buffer first (pack
+// once with PackB instead when the same B is used again).
+void GemmF32(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* b, size_t ldb, bool b_transposed,
+             float* c, size_t ldc, const GemmEpilogue& epilogue, const GemmOptions& options,
+             core::ParallelFor& parallel);
+
+// float16 <-> float32 conversion of `count` elements (binary16 bit patterns;
+// the narrowing rounds to nearest even, NaN stays NaN).
+void ConvertF16ToF32(const uint16_t* src, float* dst, size_t count);
+void ConvertF32ToF16(const float* src, uint16_t* dst, size_t count);
 
 }  // namespace webnn::ops::cpu

@@ -1,33 +1,989 @@
-// PLACEHOLDER: a straightforward (correct, slow) implementation of the GEMM
-// core API until the packed, register-tiled kernels land.
+// The cpu device's float32 GEMM core (see gemm.h for the interface).
+//
+// Structure (the GotoBLAS/BLIS loop nest, with B packed ahead of time):
+//   B: packed once into panels of NR columns, K-major (panel p holds
+//      B[0:K, p*NR:(p+1)*NR] as K rows of NR floats, zero-padded on the right),
+//      64-byte aligned. Row-major B that is not packed can be read in place
+//      (the tiles take a row stride), which wins up to M ~ 512.
+//   A: packed into panels of at most MR rows (heights balanced to within 1),
+//      K-major (one float per row per k), so the micro-kernel reads A
+//      sequentially and rows at a large power-of-2 leading dimension cannot
+//      collide in one L1 set.
+//   Micro-kernel: an MR x NR tile of C in registers (MR x NV vectors), one
+//      broadcast of A and NV loads of B per k; the epilogue (alpha, C or bias,
+//      NaN-preserving clamp) is applied in registers, masked at the right edge.
+//   Loop nest per task:  row block (MC rows) > K block (KC) > B panel > A panel:
+//      the B micro-panel (KC x NR) is reused by every A panel of the row block
+//      from L1/L2; the packed A block (MC x KC) stays in L2 across all B panels.
+//      Few rows (A for all of K fits in half of L2): B panel > K block > A
+//      panel instead, so B streams from memory front to back.
+//   Threads: one task per thread, splitting rows (large M: each thread streams
+//      all of B) or columns (small M: each thread streams its share of B).
+//   M = 1 is a memory-bound GEMV over the packed panels or straight from B;
+//   N = 1 is a GEMV over A's rows.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "ops/cpu/gemm_core.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/aligned_allocator.h>
+#include <hwy/cache_control.h>
+#include <hwy/highway.h>
+
 #include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+#include <utility>
 
 #include "ops/cpu/gemm.h"
 
+#ifndef WEBNN_GEMM_CORE_ONCE
+#define WEBNN_GEMM_CORE_ONCE
+namespace webnn::ops::cpu::gemm_detail {
+
+// Per-thread scratch for packed A blocks; it only grows.
+struct ScratchBuffer {
+  hwy::AlignedFreeUniquePtr<float[]> data;
+  size_t capacity = 0;
+  float* Get(size_t floats) {
+    if (floats > capacity) {
+      data = hwy::AllocateAligned<float>(floats);
+      capacity = floats;
+    }
+    return data.get();
+  }
+};
+
+inline ScratchBuffer& PackABuffer() {
+  static thread_local ScratchBuffer buffer;
+  return buffer;
+}
+
+// Geometry of the packed panels, shared by every target.
+inline size_t CeilDiv(size_t a, size_t b) { return (a + b - 1) / b; }
+
+}  // namespace webnn::ops::cpu::gemm_detail
+#endif  // WEBNN_GEMM_CORE_ONCE
+
+HWY_BEFORE_NAMESPACE();
+namespace webnn::ops::cpu {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+using gemm_detail::CeilDiv;
+
+using DF = hn::ScalableTag<float>;
+
+// ---- Tile configuration per target ------------------------------------------
+// kMR rows x kNV vectors of accumulators. The register budget decides:
+//   AVX-512 (32 zmm): 14 x 2 = 28 accumulators + 2 B vectors + 1 broadcast = 31.
+//     One 512-bit FMA per cycle with 4-cycle latency (Zen4: two 256-bit FMA
+//     pipes) needs >= 4 independent chains; 28 hide latency and the 14 A
+//     broadcasts + 2 B loads per 28 FMAs stay well under the 2-3 loads/cycle.
+//   AVX2 (16 ymm): 6 x 2 = 12 accumulators + 2 B + 1 broadcast = 15
+//     (2 FMA/cycle x 5-cycle latency -> >= 10 chains).
+//   SSE4 (16 xmm): 6 x 2 = 12 accumulators, NR = 8.
+//   NEON / SVE (32 registers): 8 x 3 = 24 accumulators + 3 B + 1 (NEON NR = 12).
+//   Scalar fallbacks: 4 x 4.
+// KC: the B micro-panel (KC x NR floats) is reused by every A panel of a row
+// block, so it should live in L1/L2 next to the streaming A panel:
+//   AVX-512: KC = 256 -> 256 x 32 x 4 B = 32 KiB (B) + 14 KiB (A panel); the
+//   L1 (32 KiB on Zen4/Skylake) keeps most of it, L2 the rest, and a C tile
+//   is loaded and stored once per 256 x 28 FMAs (< 1% overhead). On Zen4,
+//   KC = 128/256/384 and 8 x 48 or 6 x 64 tiles measured within 2% of this.
+//   AVX2/SSE4: 256 x 16 x 4 = 16 KiB, 256 x 8 x 4 = 8 KiB.
+// MC: the packed A block (MC x KC) stays in L2 while every B panel streams by:
+//   AVX-512: 336 x 256 x 4 B = 336 KiB of a 1 MiB (Zen4) / 1-2 MiB L2.
+//   AVX2: 144 x 256 x 4 = 144 KiB of a >= 256 KiB L2.
+#if HWY_TARGET == HWY_SCALAR
+constexpr size_t kMR = 4, kNV = 4, kKC = 256, kMC = 64;
+#elif HWY_TARGET == HWY_EMU128
+constexpr size_t kMR = 4, kNV = 2, kKC = 256, kMC = 64;
+#elif HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+constexpr size_t kMR = 14, kNV = 2, kKC = 256, kMC = 336;
+#elif HWY_ARCH_X86
+constexpr size_t kMR = 6, kNV = 2, kKC = 256, kMC = 144;
+#else  // NEON, SVE and other ISAs with 32 vector registers
+constexpr size_t kMR = 8, kNV = 3, kKC = 256, kMC = 128;
+#endif
+static_assert(kMR >= 1 && kMR <= 14 && kNV >= 1 && kNV <= 4, "tile macros cover 14 rows x 4 vectors");
+
+HWY_INLINE size_t PanelWidth() { return kNV * hn::Lanes(DF()); }
+
+// ---- Micro-kernel -------------------------------------------------------------
+
+struct TileParams {
+  size_t kc;
+  const float* a;  // packed A panel: kc steps of MR floats
+  const float* b;  // B: kc rows of NR floats, `ldb` floats apart
+  size_t ldb;
+  float* c;
+  size_t ldc;
+  size_t cols;        // valid columns, 1..NR (the rest are padding: not stored)
+  const float* bias;  // bias at the tile's first column, or null
+  bool add_c;         // add C's current contents
+  bool scale;         // multiply the product by alpha
+  float alpha;
+  bool clamp;
+  float lo, hi;
+};
+
+// Loads/stores of the first `count` (< Lanes) floats at p, touching no memory
+// past them. Highway 1.0.3's MaskedLoad reads a whole aligned vector where
+// HWY_MEM_OPS_MIGHT_FAULT (SSE4, NEON, emulation) and BlendedStore may write
+// the untouched lanes back: both go through a stack buffer there.
+template <class D>
+HWY_INLINE hn::Vec<D> LoadFirst(D d, const float* HWY_RESTRICT p, size_t count) {
+#if HWY_MEM_OPS_MIGHT_FAULT
+  HWY_ALIGN float buf[HWY_MAX_BYTES / sizeof(float)] = {};
+  std::memcpy(buf, p, count * sizeof(float));
+  return hn::Load(d, buf);
+#else
+  return hn::MaskedLoad(hn::FirstN(d, count), d, p);
+#endif
+}
+
+template <class D>
+HWY_INLINE void StoreFirst(D d, hn::Vec<D> v, float* HWY_RESTRICT p, size_t count) {
+#if HWY_MEM_OPS_MIGHT_FAULT
+  HWY_ALIGN float buf[HWY_MAX_BYTES / sizeof(float)];
+  hn::Store(v, d, buf);
+  std::memcpy(p, buf, count * sizeof(float));
+#else
+  hn::BlendedStore(v, hn::FirstN(d, count), d, p);
+#endif
+}
+
+// NaN stays NaN (as relu/clamp do); x86 max/min would return the bound.
+template <class D, class V>
+HWY_INLINE V ClampKeepNaN(D d, V v, float lo, float hi) {
+  const V clamped = hn::Min(hn::Max(v, hn::Set(d, lo)), hn::Set(d, hi));
+  return hn::IfThenElse(hn::IsNaN(v), v, clamped);
+}
+
+// Epilogue of one accumulator vector: columns [col, col + N) of a C row.
+template <class D, class V>
+HWY_INLINE void StoreTileVector(D d, const TileParams& t, float* HWY_RESTRICT crow, size_t col, V v) {
+  const size_t N = hn::Lanes(d);
+  if (col >= t.cols) return;
+  if (t.scale) v = hn::Mul(v, hn::Set(d, t.alpha));
+  if (HWY_LIKELY(col + N <= t.cols)) {
+    if (t.add_c) v = hn::Add(v, hn::LoadU(d, crow + col));
+    if (t.bias) v = hn::Add(v, hn::LoadU(d, t.bias + col));
+    if (t.clamp) v = ClampKeepNaN(d, v, t.lo, t.hi);
+    hn::StoreU(v, d, crow + col);
+  } else {
+    const size_t count = t.cols - col;
+    if (t.add_c) v = hn::Add(v, LoadFirst(d, crow + col, count));
+    if (t.bias) v = hn::Add(v, LoadFirst(d, t.bias + col, count));
+    if (t.clamp) v = ClampKeepNaN(d, v, t.lo, t.hi);
+    StoreFirst(d, v, crow + col, count);
+  }
+}
+
+// Accumulators are named variables, not arrays: SVE vectors are sizeless
+// types that cannot live in arrays, and named variables are what the register
+// allocator sees best anyway. Rows >= MR and vectors >= kNV are dead code.
+#define WEBNN_GEMM_ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13)
+#define WEBNN_GEMM_DECLARE(r) \
+  [[maybe_unused]] auto c##r##_0 = hn::Zero(d), c##r##_1 = hn::Zero(d), c##r##_2 = hn::Zero(d), c##r##_3 = hn::Zero(d);
+#define WEBNN_GEMM_FMA(r)                                                  \
+  if constexpr (MR > r) {                                                  \
+    const auto ar = hn::Set(d, ap[r]);                                     \
+    c##r##_0 = hn::MulAdd(ar, b0, c##r##_0);                               \
+    if constexpr (kNV > 1) c##r##_1 = hn::MulAdd(ar, b1, c##r##_1);        \
+    if constexpr (kNV > 2) c##r##_2 = hn::MulAdd(ar, b2, c##r##_2);        \
+    if constexpr (kNV > 3) c##r##_3 = hn::MulAdd(ar, b3, c##r##_3);        \
+  }
+#define WEBNN_GEMM_STORE(r)                                                       \
+  if constexpr (MR > r) {                                                         \
+    float* crow = t.c + r * t.ldc;                                                \
+    StoreTileVector(d, t, crow, 0, c##r##_0);                                     \
+    if constexpr (kNV > 1) StoreTileVector(d, t, crow, N, c##r##_1);              \
+    if constexpr (kNV > 2) StoreTileVector(d, t, crow, 2 * N, c##r##_2);          \
+    if constexpr (kNV > 3) StoreTileVector(d, t, crow, 3 * N, c##r##_3);          \
+  }
+// Both cache lines of a 32-float tile row (a second prefetch of the same line is free).
+#define WEBNN_GEMM_PREFETCH_C(r)                  \
+  if constexpr (MR > r) {                         \
+    hwy::Prefetch(t.c + r * t.ldc);               \
+    hwy::Prefetch(t.c + r * t.ldc + kNV * N - 1); \
+  }
+
+// C[0:MR, 0:cols] (op)= A panel x B micro-panel. kPrefetchB: the B
+// micro-panel is cold (first A panel to use it): prefetch it ahead.
+template <size_t MR, bool kPrefetchB>
+HWY_NOINLINE void Tile(const TileParams& t) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  WEBNN_GEMM_ROWS(WEBNN_GEMM_DECLARE)
+  WEBNN_GEMM_ROWS(WEBNN_GEMM_PREFETCH_C)
+  const float* HWY_RESTRICT ap = t.a;
+  const float* HWY_RESTRICT bp = t.b;
+  const size_t ldb = t.ldb;
+  // 16 k-steps (2 KiB of a packed 32-wide panel) ahead of the loads.
+  const size_t ahead = 16 * ldb;
+  for (size_t p = 0; p < t.kc; ++p) {
+    if constexpr (kPrefetchB) {
+      hwy::Prefetch(bp + ahead);
+      if (kNV * N > 16) hwy::Prefetch(bp + ahead + 16);
+    }
+    // Offsets of unused vectors are clamped to 0 so that the dead loads stay in bounds.
+    const auto b0 = hn::LoadU(d, bp);
+    [[maybe_unused]] const auto b1 = hn::LoadU(d, bp + (kNV > 1 ? N : 0));
+    [[maybe_unused]] const auto b2 = hn::LoadU(d, bp + (kNV > 2 ? 2 * N : 0));
+    [[maybe_unused]] const auto b3 = hn::LoadU(d, bp + (kNV > 3 ? 3 * N : 0));
+    WEBNN_GEMM_ROWS(WEBNN_GEMM_FMA)
+    ap += MR;
+    bp += ldb;
+  }
+  WEBNN_GEMM_ROWS(WEBNN_GEMM_STORE)
+}
+
+#undef WEBNN_GEMM_DECLARE
+#undef WEBNN_GEMM_FMA
+#undef WEBNN_GEMM_STORE
+#undef WEBNN_GEMM_PREFETCH_C
+#undef WEBNN_GEMM_ROWS
+
+using TileFn = void (*)(const TileParams&);
+template <bool kPrefetchB, size_t... I>
+constexpr std::array<TileFn, sizeof...(I) + 1> MakeTileTable(std::index_sequence<I...>) {
+  return {nullptr, &Tile<I + 1, kPrefetchB>...};
+}
+// kTiles[h]: the kernel for a panel of h rows (1..kMR); kTilesPrefetch: the
+// same, prefetching a cold B micro-panel.
+constexpr std::array<TileFn, kMR + 1> kTiles = MakeTileTable<false>(std::make_index_sequence<kMR>());
+constexpr std::array<TileFn, kMR + 1> kTilesPrefetch = MakeTileTable<true>(std::make_index_sequence<kMR>());
+
+// ---- A packing ---------------------------------------------------------------
+
+// Packs rows [0, h) x k-steps [0, kc) of A into dst (kc steps of h floats).
+// Non-transposed: element (r, p) is a[r * lda + p]; transposed: a[p * lda + r].
+// The non-transposed layout is a transpose: 4 x 4 blocks through 128-bit
+// shuffles (one load and one store per 4 floats; element by element it took
+// 3-5% of a 1024^3 product).
+void PackAPanel(const float* HWY_RESTRICT a, size_t lda, bool transposed, size_t h, size_t kc,
+                float* HWY_RESTRICT dst) {
+  if (transposed) {
+    for (size_t p = 0; p < kc; ++p) std::memcpy(dst + p * h, a + p * lda, h * sizeof(float));
+    return;
+  }
+  size_t r = 0;
+#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
+  const hn::FixedTag<float, 4> d4;
+  for (; r + 4 <= h; r += 4) {
+    const float* HWY_RESTRICT a0 = a + r * lda;
+    const float* HWY_RESTRICT a1 = a0 + lda;
+    const float* HWY_RESTRICT a2 = a1 + lda;
+    const float* HWY_RESTRICT a3 = a2 + lda;
+    size_t p = 0;
+    for (; p + 4 <= kc; p += 4) {
+      if (p % 16 == 0) {  // two cache lines ahead on each of the four rows
+        hwy::Prefetch(a0 + p + 64);
+        hwy::Prefetch(a1 + p + 64);
+        hwy::Prefetch(a2 + p + 64);
+        hwy::Prefetch(a3 + p + 64);
+      }
+      const auto v0 = hn::LoadU(d4, a0 + p), v1 = hn::LoadU(d4, a1 + p);
+      const auto v2 = hn::LoadU(d4, a2 + p), v3 = hn::LoadU(d4, a3 + p);
+      const auto t0 = hn::InterleaveLower(d4, v0, v1);  // a0 b0 a1 b1
+      const auto t1 = hn::InterleaveLower(d4, v2, v3);  // c0 d0 c1 d1
+      const auto t2 = hn::InterleaveUpper(d4, v0, v1);  // a2 b2 a3 b3
+      const auto t3 = hn::InterleaveUpper(d4, v2, v3);  // c2 d2 c3 d3
+      float* HWY_RESTRICT out = dst + p * h + r;
+      hn::StoreU(hn::ConcatLowerLower(d4, t1, t0), d4, out);
+      hn::StoreU(hn::ConcatUpperUpper(d4, t1, t0), d4, out + h);
+      hn::StoreU(hn::ConcatLowerLower(d4, t3, t2), d4, out + 2 * h);
+      hn::StoreU(hn::ConcatUpperUpper(d4, t3, t2), d4, out + 3 * h);
+    }
+    for (; p < kc; ++p) {
+      dst[p * h + r] = a0[p];
+      dst[p * h + r + 1] = a1[p];
+      dst[p * h + r + 2] = a2[p];
+      dst[p * h + r + 3] = a3[p];
+    }
+  }
+#endif
+  for (; r < h; ++r) {
+    const float* HWY_RESTRICT row = a + r * lda;
+    for (size_t p = 0; p < kc; ++p) dst[p * h + r] = row[p];
+  }
+}
+
+// ---- Row panels: M split into panels of at most kMR rows, heights within 1 --
+
+struct RowPanels {
+  size_t count, base, extra;  // panels; the first `extra` have base + 1 rows, the rest base
+  explicit RowPanels(size_t m) : count(CeilDiv(m, kMR)), base(m / count), extra(m % count) {}
+  size_t Start(size_t i) const { return i * base + std::min(i, extra); }
+  size_t Height(size_t i) const { return base + (i < extra ? 1 : 0); }
+};
+
+struct GemmArgs {
+  size_t m, n, k;
+  const float* a;
+  size_t lda;
+  bool a_transposed;
+  const float* panels;  // packed B (or row-major B, see b_row_stride)
+  // Where panel j's k-th row of NR floats starts: panels + j * b_panel_stride +
+  // k * b_row_stride. Packed: (K * NR, NR). Unpacked row-major B: (NR, ldb),
+  // with the last, partial panel packed apart into `edge_panel`.
+  size_t b_panel_stride, b_row_stride;
+  const float* edge_panel;
+  float* c;
+  size_t ldc;
+  const float* bias;
+  bool clamp;
+  float lo, hi;
+  bool scale;
+  float alpha;
+  bool accumulate;
+};
+
+// Points `t` at B's column panel j, K block starting at k0.
+HWY_INLINE void SetTileB(const GemmArgs& g, size_t NR, size_t j, size_t k0, TileParams& t) {
+  if (g.edge_panel && j + 1 == CeilDiv(g.n, NR)) {
+    t.b = g.edge_panel + k0 * NR;
+    t.ldb = NR;
+  } else {
+    t.b = g.panels + j * g.b_panel_stride + k0 * g.b_row_stride;
+    t.ldb = g.b_row_stride;
+  }
+}
+
+// Rows of panels [p0, p1) x column panels [j0, j1).
+void GemmTask(const GemmArgs& g, const RowPanels& rows, size_t p0, size_t p1, size_t j0, size_t j1) {
+  const size_t NR = PanelWidth();
+  const size_t k_blocks = std::max<size_t>(1, CeilDiv(g.k, kKC));
+  const size_t kc_max = std::max<size_t>(1, CeilDiv(g.k, k_blocks));  // balanced K blocks
+  const auto pack = [&](size_t i, size_t k0, size_t kc, float* dst) {
+    const size_t r0 = rows.Start(i);
+    const float* src = g.a_transposed ? g.a + k0 * g.lda + r0 : g.a + r0 * g.lda + k0;
+    PackAPanel(src, g.lda, g.a_transposed, rows.Height(i), kc, dst);
+  };
+  TileParams t{};
+  t.scale = g.scale;
+  t.alpha = g.alpha;
+  t.lo = g.lo;
+  t.hi = g.hi;
+  t.ldc = g.ldc;
+  const auto tile = [&](size_t i, size_t kb, size_t j, const float* a_panel, bool prefetch) {
+    const size_t k0 = kb * kc_max;
+    const bool first = kb == 0;
+    t.kc = std::min(kc_max, g.k - k0);
+    t.add_c = !first || g.accumulate;
+    t.clamp = kb + 1 == k_blocks && g.clamp;
+    SetTileB(g, NR, j, k0, t);
+    t.cols = std::min(NR, g.n - j * NR);
+    t.bias = first && g.bias ? g.bias + j * NR : nullptr;
+    t.a = a_panel;
+    t.c = g.c + rows.Start(i) * g.ldc + j * NR;
+    (prefetch ? kTilesPrefetch : kTiles)[rows.Height(i)](t);
+  };
+
+  // Few rows (A for every K fits in half of L2): pack A once for all of K and
+  // run K blocks innermost, so each B panel is read front to back and all of B
+  // is one sequential stream (small M is bound by streaming B).
+  // Packed panels are contiguous: panel i of a K block starts at
+  // (rows.Start(i) - rows.Start(p0)) * kc_max floats.
+  const size_t r_first = rows.Start(p0), task_rows = rows.Start(p1) - r_first;
+  const auto a_offset = [&](size_t i) { return (rows.Start(i) - r_first) * kc_max; };
+  if (task_rows * k_blocks * kc_max * sizeof(float) <= 512 * 1024) {
+    const size_t block_floats = task_rows * kc_max;  // one K block of every panel
+    float* apack = gemm_detail::PackABuffer().Get(k_blocks * block_floats);
+    for (size_t kb = 0; kb < k_blocks; ++kb)
+      for (size_t i = p0; i < p1; ++i)
+        pack(i, kb * kc_max, std::min(kc_max, g.k - kb * kc_max), apack + kb * block_floats + a_offset(i));
+    for (size_t j = j0; j < j1; ++j)
+      for (size_t kb = 0; kb < k_blocks; ++kb)
+        for (size_t i = p0; i < p1; ++i) tile(i, kb, j, apack + kb * block_floats + a_offset(i), i == p0);
+    return;
+  }
+
+  // Row blocks of kMC rows: the packed A block stays in L2 while every B
+  // panel's K block streams by, reused from L1 by each A panel.
+  const size_t panels_per_block = std::max<size_t>(1, kMC / kMR);
+  float* apack = gemm_detail::PackABuffer().Get(panels_per_block * kMR * kc_max);
+  for (size_t pb = p0; pb < p1; pb += panels_per_block) {
+    const size_t pe = std::min(p1, pb + panels_per_block);
+    const size_t base = a_offset(pb);
+    for (size_t kb = 0; kb < k_blocks; ++kb) {
+      for (size_t i = pb; i < pe; ++i)
+        pack(i, kb * kc_max, std::min(kc_max, g.k - kb * kc_max), apack + a_offset(i) - base);
+      for (size_t j = j0; j < j1; ++j)
+        for (size_t i = pb; i < pe; ++i) tile(i, kb, j, apack + a_offset(i) - base, i == pb);
+    }
+  }
+}
+
+// M = 1: y = x B over packed panels [j0, j1). Memory-bound (every B element is
+// used once): one pass over each panel (the NR floats of a k-step are one or
+// two whole cache lines) and two k-phases of accumulators so the FMA chains
+// never wait. The panels are one contiguous stream, which the hardware
+// prefetchers follow best alone: a software prefetch 512 B - 2 KiB ahead
+// halved the throughput on Zen4 (29 -> 16 GB/s).
+void GemvPanels(const GemmArgs& g, const float* x, size_t j0, size_t j1) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  const size_t NR = PanelWidth();
+  TileParams t{};
+  t.add_c = g.accumulate;
+  t.scale = g.scale;
+  t.alpha = g.alpha;
+  t.clamp = g.clamp;
+  t.lo = g.lo;
+  t.hi = g.hi;
+  for (size_t j = j0; j < j1; ++j) {
+    const float* HWY_RESTRICT bp = g.panels + j * g.k * NR;
+    const size_t o1 = kNV > 1 ? N : 0, o2 = kNV > 2 ? 2 * N : 0, o3 = kNV > 3 ? 3 * N : 0;
+    auto s00 = hn::Zero(d), s01 = hn::Zero(d), s02 = hn::Zero(d), s03 = hn::Zero(d);
+    auto s10 = hn::Zero(d), s11 = hn::Zero(d), s12 = hn::Zero(d), s13 = hn::Zero(d);
+    size_t p = 0;
+    for (; p + 2 <= g.k; p += 2) {
+      const float* HWY_RESTRICT r0 = bp + p * NR;
+      const float* HWY_RESTRICT r1 = r0 + NR;
+      const auto x0 = hn::Set(d, x[p]), x1 = hn::Set(d, x[p + 1]);
+      s00 = hn::MulAdd(x0, hn::LoadU(d, r0), s00);
+      s10 = hn::MulAdd(x1, hn::LoadU(d, r1), s10);
+      if constexpr (kNV > 1) {
+        s01 = hn::MulAdd(x0, hn::LoadU(d, r0 + o1), s01);
+        s11 = hn::MulAdd(x1, hn::LoadU(d, r1 + o1), s11);
+      }
+      if constexpr (kNV > 2) {
+        s02 = hn::MulAdd(x0, hn::LoadU(d, r0 + o2), s02);
+        s12 = hn::MulAdd(x1, hn::LoadU(d, r1 + o2), s12);
+      }
+      if constexpr (kNV > 3) {
+        s03 = hn::MulAdd(x0, hn::LoadU(d, r0 + o3), s03);
+        s13 = hn::MulAdd(x1, hn::LoadU(d, r1 + o3), s13);
+      }
+    }
+    if (p < g.k) {
+      const float* HWY_RESTRICT r0 = bp + p * NR;
+      const auto x0 = hn::Set(d, x[p]);
+      s00 = hn::MulAdd(x0, hn::LoadU(d, r0), s00);
+      if constexpr (kNV > 1) s01 = hn::MulAdd(x0, hn::LoadU(d, r0 + o1), s01);
+      if constexpr (kNV > 2) s02 = hn::MulAdd(x0, hn::LoadU(d, r0 + o2), s02);
+      if constexpr (kNV > 3) s03 = hn::MulAdd(x0, hn::LoadU(d, r0 + o3), s03);
+    }
+    t.cols = std::min(NR, g.n - j * NR);
+    t.bias = g.bias ? g.bias + j * NR : nullptr;
+    float* y = g.c + j * NR;
+    StoreTileVector(d, t, y, 0, hn::Add(s00, s10));
+    if constexpr (kNV > 1) StoreTileVector(d, t, y, N, hn::Add(s01, s11));
+    if constexpr (kNV > 2) StoreTileVector(d, t, y, 2 * N, hn::Add(s02, s12));
+    if constexpr (kNV > 3) StoreTileVector(d, t, y, 3 * N, hn::Add(s03, s13));
+  }
+}
+
+// ---- GEMV straight from an unpacked B ----------------------------------------
+
+// y[j0:j1) = x B[:, j0:j1) for row-major B, j1 - j0 <= kGemvChunk: the chunk
+// of y (16 KiB) stays in L1 while B streams by in row runs of up to 16 KiB,
+// four rows at a time (4 FMAs per load/store of y). Long sequential runs are
+// what the hardware prefetchers need: 8-vector column strips at a 16 KiB row
+// stride ran at a third of this bandwidth (K = N = 4096 on Zen4).
+constexpr size_t kGemvChunk = 4096;
+
+void GemvRowMajorColumns(const GemmArgs& g, const float* x, const float* b, size_t ldb, size_t j0, size_t j1) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  HWY_ALIGN float y[kGemvChunk + HWY_MAX_BYTES / sizeof(float)];
+  const size_t cols = j1 - j0;
+  const size_t full = cols / N * N;  // columns in whole vectors
+  for (size_t v = 0; v < cols; v += N) hn::Store(hn::Zero(d), d, y + v);
+  size_t p = 0;
+  for (; p + 4 <= g.k; p += 4) {
+    const float* HWY_RESTRICT r0 = b + p * ldb + j0;
+    const float* HWY_RESTRICT r1 = r0 + ldb;
+    const float* HWY_RESTRICT r2 = r1 + ldb;
+    const float* HWY_RESTRICT r3 = r2 + ldb;
+    const auto x0 = hn::Set(d, x[p]), x1 = hn::Set(d, x[p + 1]), x2 = hn::Set(d, x[p + 2]), x3 = hn::Set(d, x[p + 3]);
+    size_t v = 0;
+    for (; v < full; v += N) {
+      auto acc = hn::MulAdd(x0, hn::LoadU(d, r0 + v), hn::Load(d, y + v));
+      acc = hn::MulAdd(x1, hn::LoadU(d, r1 + v), acc);
+      acc = hn::MulAdd(x2, hn::LoadU(d, r2 + v), acc);
+      hn::Store(hn::MulAdd(x3, hn::LoadU(d, r3 + v), acc), d, y + v);
+    }
+    if (v < cols) {
+      const size_t n = cols - v;
+      auto acc = hn::MulAdd(x0, LoadFirst(d, r0 + v, n), hn::Load(d, y + v));
+      acc = hn::MulAdd(x1, LoadFirst(d, r1 + v, n), acc);
+      acc = hn::MulAdd(x2, LoadFirst(d, r2 + v, n), acc);
+      hn::Store(hn::MulAdd(x3, LoadFirst(d, r3 + v, n), acc), d, y + v);
+    }
+  }
+  for (; p < g.k; ++p) {
+    const float* HWY_RESTRICT r0 = b + p * ldb + j0;
+    const auto x0 = hn::Set(d, x[p]);
+    size_t v = 0;
+    for (; v < full; v += N) hn::Store(hn::MulAdd(x0, hn::LoadU(d, r0 + v), hn::Load(d, y + v)), d, y + v);
+    if (v < cols) hn::Store(hn::MulAdd(x0, LoadFirst(d, r0 + v, cols - v), hn::Load(d, y + v)), d, y + v);
+  }
+  TileParams t{};
+  t.add_c = g.accumulate;
+  t.scale = g.scale;
+  t.alpha = g.alpha;
+  t.clamp = g.clamp;
+  t.lo = g.lo;
+  t.hi = g.hi;
+  t.cols = cols;
+  t.bias = g.bias ? g.bias + j0 : nullptr;
+  for (size_t v = 0; v < cols; v += N) StoreTileVector(d, t, g.c + j0, v, hn::Load(d, y + v));
+}
+
+// y[j0:j1) = x B for B given transposed (row j of bt is column j of B): dot
+// products, four rows at a time.
+void GemvTransposedRows(const GemmArgs& g, const float* x, const float* bt, size_t ldb, size_t j0, size_t j1) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  const size_t k = g.k;
+  const auto finish = [&](size_t j, float sum) {
+    if (g.scale) sum *= g.alpha;
+    if (g.accumulate) sum += g.c[j];
+    if (g.bias) sum += g.bias[j];
+    if (g.clamp && !(sum != sum)) sum = std::min(std::max(sum, g.lo), g.hi);
+    g.c[j] = sum;
+  };
+  size_t j = j0;
+  for (; j + 4 <= j1; j += 4) {
+    const float* r0 = bt + j * ldb;
+    const float* r1 = r0 + ldb;
+    const float* r2 = r1 + ldb;
+    const float* r3 = r2 + ldb;
+    auto s0 = hn::Zero(d), s1 = hn::Zero(d), s2 = hn::Zero(d), s3 = hn::Zero(d);
+    size_t p = 0;
+    for (; p + N <= k; p += N) {
+      const auto xv = hn::LoadU(d, x + p);
+      s0 = hn::MulAdd(xv, hn::LoadU(d, r0 + p), s0);
+      s1 = hn::MulAdd(xv, hn::LoadU(d, r1 + p), s1);
+      s2 = hn::MulAdd(xv, hn::LoadU(d, r2 + p), s2);
+      s3 = hn::MulAdd(xv, hn::LoadU(d, r3 + p), s3);
+    }
+    if (p < k) {
+      const auto xv = LoadFirst(d, x + p, k - p);
+      s0 = hn::MulAdd(xv, LoadFirst(d, r0 + p, k - p), s0);
+      s1 = hn::MulAdd(xv, LoadFirst(d, r1 + p, k - p), s1);
+      s2 = hn::MulAdd(xv, LoadFirst(d, r2 + p, k - p), s2);
+      s3 = hn::MulAdd(xv, LoadFirst(d, r3 + p, k - p), s3);
+    }
+    finish(j, hn::GetLane(hn::SumOfLanes(d, s0)));
+    finish(j + 1, hn::GetLane(hn::SumOfLanes(d, s1)));
+    finish(j + 2, hn::GetLane(hn::SumOfLanes(d, s2)));
+    finish(j + 3, hn::GetLane(hn::SumOfLanes(d, s3)));
+  }
+  for (; j < j1; ++j) {
+    const float* r0 = bt + j * ldb;
+    auto s0 = hn::Zero(d);
+    size_t p = 0;
+    for (; p + N <= k; p += N) s0 = hn::MulAdd(hn::LoadU(d, x + p), hn::LoadU(d, r0 + p), s0);
+    if (p < k) s0 = hn::MulAdd(LoadFirst(d, x + p, k - p), LoadFirst(d, r0 + p, k - p), s0);
+    finish(j, hn::GetLane(hn::SumOfLanes(d, s0)));
+  }
+}
+
+// y = x B for one row x, B row-major or transposed, split over threads.
+void GemvSplit(const GemmArgs& g, const float* x, const float* b, size_t ldb, bool b_transposed,
+               core::ParallelFor& parallel) {
+  const size_t threads = 2.0 * g.n * g.k < 1e6 ? 1 : parallel.NumThreads();
+  if (b_transposed) {
+    const size_t grain = std::max<size_t>(4, 32768 / std::max<size_t>(g.k, 1));
+    if (threads == 1) return GemvTransposedRows(g, x, b, ldb, 0, g.n);
+    parallel.Run(g.n, grain, [&](size_t j0, size_t j1) { GemvTransposedRows(g, x, b, ldb, j0, j1); });
+    return;
+  }
+  // Column chunks of at most kGemvChunk, at least one per thread.
+  const size_t N = hn::Lanes(DF());
+  const size_t width = std::min(kGemvChunk, CeilDiv(CeilDiv(g.n, threads), N) * N);
+  const size_t chunks = CeilDiv(g.n, width);
+  const auto body = [&](size_t c0, size_t c1) {
+    for (size_t c = c0; c < c1; ++c) GemvRowMajorColumns(g, x, b, ldb, c * width, std::min(g.n, (c + 1) * width));
+  };
+  if (threads == 1) return body(0, chunks);
+  parallel.Run(chunks, 1, body);
+}
+
+void GemmPackedImpl(const GemmArgs& g, core::ParallelFor& parallel) {
+  const size_t NR = PanelWidth();
+  const size_t col_panels = CeilDiv(g.n, NR);
+  // Below ~1 MFLOP (~10 us) a second thread costs more than it saves.
+  const double flops = 2.0 * static_cast<double>(g.m) * static_cast<double>(g.n) * static_cast<double>(g.k);
+  const size_t threads = flops < 1e6 ? 1 : std::max<size_t>(1, parallel.NumThreads());
+
+  if (g.m == 1) {  // (packed B only: unpacked M = 1 goes to GemvUnpackedF32)
+    const float* x = g.a;
+    std::vector<float> xs;
+    if (g.a_transposed && g.lda != 1) {
+      xs.resize(g.k);
+      for (size_t p = 0; p < g.k; ++p) xs[p] = g.a[p * g.lda];
+      x = xs.data();
+    }
+    // Chunks of >= 256 KiB of B per thread wake-up.
+    const size_t grain = std::max<size_t>(1, (64 * 1024) / std::max<size_t>(1, g.k * NR));
+    if (threads == 1) return GemvPanels(g, x, 0, col_panels);
+    parallel.Run(col_panels, grain, [&](size_t b, size_t e) { GemvPanels(g, x, b, e); });
+    return;
+  }
+
+  if (g.n == 1 && g.ldc == 1) {
+    // A times one column: dot products with A's rows (GEMV over A^T's rows
+    // when transposed); tiles would waste NR - 1 of every NR lanes. The bias
+    // (one value) and the clamp follow in a pass over the M results.
+    std::vector<float> column(g.k);
+    const float* first = g.edge_panel ? g.edge_panel : g.panels;  // panel 0, rows NR apart
+    for (size_t p = 0; p < g.k; ++p) column[p] = first[p * NR];
+    GemmArgs h = g;
+    h.n = g.m;
+    h.bias = nullptr;
+    h.clamp = false;
+    GemvSplit(h, column.data(), g.a, g.lda, !g.a_transposed, parallel);
+    if (g.bias || g.clamp) {
+      for (size_t i = 0; i < g.m; ++i) {
+        float v = g.c[i];
+        if (g.bias) v += g.bias[0];
+        if (g.clamp && !(v != v)) v = std::min(std::max(v, g.lo), g.hi);
+        g.c[i] = v;
+      }
+    }
+    return;
+  }
+
+  const RowPanels rows(g.m);
+  // One task per thread: rows when there are enough row panels to keep every
+  // thread's A block big (each thread then streams all of B from L3), else
+  // columns (each thread streams its share of B: small M is bound by B's bandwidth).
+  size_t row_tasks = std::min(threads, std::max<size_t>(1, rows.count / 4));
+  while (threads % row_tasks) --row_tasks;
+  const size_t col_tasks = std::min(col_panels, threads / row_tasks);
+  const size_t tasks = row_tasks * col_tasks;
+  auto run = [&](size_t task) {
+    const size_t rt = task / col_tasks, ct = task % col_tasks;
+    GemmTask(g, rows, rows.count * rt / row_tasks, rows.count * (rt + 1) / row_tasks, col_panels * ct / col_tasks,
+             col_panels * (ct + 1) / col_tasks);
+  };
+  if (tasks == 1) return run(0);
+  parallel.Run(tasks, 1, [&](size_t b, size_t e) {
+    for (size_t task = b; task < e; ++task) run(task);
+  });
+}
+
+void GemmPackedF32(size_t m, size_t n, size_t k, const float* a, size_t lda, bool a_transposed, const float* panels,
+                   float* c, size_t ldc, const GemmEpilogue* epilogue, float alpha, bool accumulate,
+                   core::ParallelFor* parallel) {
+  GemmArgs g{};
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.a = a;
+  g.lda = lda;
+  g.a_transposed = a_transposed;
+  g.panels = panels;
+  g.b_panel_stride = k * PanelWidth();
+  g.b_row_stride = PanelWidth();
+  g.c = c;
+  g.ldc = ldc;
+  g.bias = epilogue->bias;
+  g.lo = epilogue->min;
+  g.hi = epilogue->max;
+  g.clamp = g.lo > -std::numeric_limits<float>::infinity() || g.hi < std::numeric_limits<float>::infinity();
+  g.alpha = alpha;
+  g.scale = alpha != 1.0f;
+  g.accumulate = accumulate;
+  GemmPackedImpl(g, *parallel);
+}
+
+// Row-major B not packed, M <= 512: the tiles read B in place with its row
+// stride (B micro-panels then come from L2 rather than L1, which costs less
+// than packing: ~20 / M of the product at 20 GB/s and 100 GFLOP/s). Only the
+// last, partial panel is copied (zero-padded), so no load runs past B.
+void GemmSmallMUnpackedF32(size_t m, size_t n, size_t k, const float* a, size_t lda, bool a_transposed,
+                           const float* b, size_t ldb, float* c, size_t ldc, const GemmEpilogue* epilogue,
+                           float alpha, bool accumulate, core::ParallelFor* parallel) {
+  const size_t NR = PanelWidth();
+  GemmArgs g{};
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.a = a;
+  g.lda = lda;
+  g.a_transposed = a_transposed;
+  g.panels = b;
+  g.b_panel_stride = NR;
+  g.b_row_stride = ldb;
+  std::vector<float> edge;
+  if (n % NR) {
+    edge.assign(k * NR, 0.0f);
+    const size_t c0 = n / NR * NR;
+    for (size_t p = 0; p < k; ++p) std::memcpy(edge.data() + p * NR, b + p * ldb + c0, (n - c0) * sizeof(float));
+    g.edge_panel = edge.data();
+  }
+  g.c = c;
+  g.ldc = ldc;
+  g.bias = epilogue->bias;
+  g.lo = epilogue->min;
+  g.hi = epilogue->max;
+  g.clamp = g.lo > -std::numeric_limits<float>::infinity() || g.hi < std::numeric_limits<float>::infinity();
+  g.alpha = alpha;
+  g.scale = alpha != 1.0f;
+  g.accumulate = accumulate;
+  GemmPackedImpl(g, *parallel);
+}
+
+void GemvUnpackedF32(size_t n, size_t k, const float* a, size_t lda, bool a_transposed, const float* b, size_t ldb,
+                     bool b_transposed, float* c, const GemmEpilogue* epilogue, float alpha, bool accumulate,
+                     core::ParallelFor* parallel) {
+  GemmArgs g{};
+  g.m = 1;
+  g.n = n;
+  g.k = k;
+  g.c = c;
+  g.bias = epilogue->bias;
+  g.lo = epilogue->min;
+  g.hi = epilogue->max;
+  g.clamp = g.lo > -std::numeric_limits<float>::infinity() || g.hi < std::numeric_limits<float>::infinity();
+  g.alpha = alpha;
+  g.scale = alpha != 1.0f;
+  g.accumulate = accumulate;
+  const float* x = a;
+  std::vector<float> xs;
+  if (a_transposed && lda != 1) {
+    xs.resize(k);
+    for (size_t p = 0; p < k; ++p) xs[p] = a[p * lda];
+    x = xs.data();
+  }
+  GemvSplit(g, x, b, ldb, b_transposed, *parallel);
+}
+
+// ---- B packing ---------------------------------------------------------------
+
+size_t PanelWidthExport() { return PanelWidth(); }
+
+// Packs column panels [j0, j1) of B into `panels`.
+void PackBPanels(const float* b, size_t k, size_t n, size_t ldb, bool transposed, float* panels, size_t j0, size_t j1) {
+  const size_t NR = PanelWidth();
+  for (size_t j = j0; j < j1; ++j) {
+    float* HWY_RESTRICT dst = panels + j * k * NR;
+    const size_t c0 = j * NR;
+    const size_t cols = std::min(NR, n - c0);
+    if (cols < NR) std::fill(dst, dst + k * NR, 0.0f);
+    if (!transposed) {
+      for (size_t p = 0; p < k; ++p) std::memcpy(dst + p * NR, b + p * ldb + c0, cols * sizeof(float));
+      continue;
+    }
+    // B^T rows are B columns: eight k at a time per column so both sides move
+    // in runs (32-byte reads, 8 strided writes that stay in one panel's lines).
+    size_t p = 0;
+    for (; p + 8 <= k; p += 8) {
+      for (size_t c = 0; c < cols; ++c) {
+        const float* HWY_RESTRICT src = b + (c0 + c) * ldb + p;
+        float* HWY_RESTRICT out = dst + p * NR + c;
+        for (size_t q = 0; q < 8; ++q) out[q * NR] = src[q];
+      }
+    }
+    for (; p < k; ++p)
+      for (size_t c = 0; c < cols; ++c) dst[p * NR + c] = b[(c0 + c) * ldb + p];
+  }
+}
+
+// Float16 -> float32 (exact), NaN payloads kept.
+HWY_INLINE float F16BitsToF32(uint16_t h) {
+  const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+  const uint32_t exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
+  if (exp == 0) {  // zero or subnormal: mant * 2^-24, exact in float32
+    const float v = static_cast<float>(mant) * 0x1p-24f;
+    return sign ? -v : v;
+  }
+  const uint32_t bits = sign | (exp == 31 ? 0x7f800000u : (exp + 112) << 23) | (mant << 13);
+  float f;
+  std::memcpy(&f, &bits, sizeof(f));
+  return f;
+}
+
+void ConvertF16ToF32Impl(const uint16_t* src, float* dst, size_t count) {
+#if (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2) || \
+    (HWY_ARCH_ARM_A64 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR)
+  // F16C (x86) and FCVT (Arm) widen exactly in hardware.
+  const DF d;
+  const hn::Rebind<hwy::float16_t, DF> dh;
+  const size_t N = hn::Lanes(d);
+  const hwy::float16_t* s = reinterpret_cast<const hwy::float16_t*>(src);
+  size_t i = 0;
+  for (; i + N <= count; i += N) hn::StoreU(hn::PromoteTo(d, hn::LoadU(dh, s + i)), d, dst + i);
+  for (; i < count; ++i) dst[i] = F16BitsToF32(src[i]);
+#else
+  // Highway 1.0.3's emulated widening gets some subnormals and NaNs wrong.
+  for (size_t i = 0; i < count; ++i) dst[i] = F16BitsToF32(src[i]);
+#endif
+}
+
+// Float32 -> float16, rounding to nearest even, NaN kept NaN (quiet, payload
+// truncated), overflow to Inf, subnormal halves rounded too.
+HWY_INLINE uint16_t F32ToF16Bits(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, sizeof(x));
+  const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000);
+  const uint32_t abs = x & 0x7fffffffu;
+  if (abs > 0x7f800000u) return static_cast<uint16_t>(sign | 0x7e00 | ((abs >> 13) & 0x3ff));  // NaN
+  if (abs >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00);  // >= 65520: Inf
+  if (abs < 0x38800000u) {  // below 2^-14: a subnormal half, f * 2^24 rounded (exact scaling)
+    float v;
+    std::memcpy(&v, &abs, sizeof(v));
+    return static_cast<uint16_t>(sign | static_cast<uint16_t>(std::nearbyint(v * 0x1p24f)));
+  }
+  uint32_t m = abs - 0x38000000u;    // exponent rebiased from 127 to 15
+  m += 0xfffu + ((m >> 13) & 1u);    // round the 13 dropped bits to nearest even
+  return static_cast<uint16_t>(sign | (m >> 13));
+}
+
+void ConvertF32ToF16Impl(const float* src, uint16_t* dst, size_t count) {
+#if (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2) || \
+    (HWY_ARCH_ARM_A64 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR)
+  // F16C (x86) and FCVT (Arm) round to nearest even in hardware.
+  const DF d;
+  const hn::Rebind<hwy::float16_t, DF> dh;
+  const size_t N = hn::Lanes(d);
+  hwy::float16_t* o = reinterpret_cast<hwy::float16_t*>(dst);
+  size_t i = 0;
+  for (; i + N <= count; i += N) hn::StoreU(hn::DemoteTo(dh, hn::LoadU(d, src + i)), dh, o + i);
+  for (; i < count; ++i) dst[i] = F32ToF16Bits(src[i]);
+#else
+  // Highway 1.0.3 emulates the narrowing elsewhere by truncation (and NaN can
+  // come out finite): exact scalar rounding instead.
+  for (size_t i = 0; i < count; ++i) dst[i] = F32ToF16Bits(src[i]);
+#endif
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace webnn::ops::cpu
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
 namespace webnn::ops::cpu {
 
-PackedB PackB(const float* b, size_t k, size_t n, size_t ldb, bool transposed) {
+HWY_EXPORT(PanelWidthExport);
+HWY_EXPORT(PackBPanels);
+HWY_EXPORT(GemmPackedF32);
+HWY_EXPORT(GemvUnpackedF32);
+HWY_EXPORT(GemmSmallMUnpackedF32);
+HWY_EXPORT(ConvertF16ToF32Impl);
+HWY_EXPORT(ConvertF32ToF16Impl);
+
+namespace {
+
+class SerialParallel final : public core::ParallelFor {
+ public:
+  void Run(size_t n, size_t, const std::function<void(size_t, size_t)>& body) override {
+    if (n) body(0, n);
+  }
+  size_t NumThreads() const override { return 1; }
+};
+
+// Allocates panels for B [k, n] aligned to 64 bytes.
+PackedB AllocatePacked(size_t k, size_t n) {
   PackedB p;
   p.k = k;
   p.n = n;
-  p.panel_width = n;
-  p.data.resize(k * n);
-  for (size_t i = 0; i < k; ++i)
-    for (size_t j = 0; j < n; ++j) p.data[i * n + j] = transposed ? b[j * ldb + i] : b[i * ldb + j];
+  p.panel_width = GemmPanelWidth();
+  const size_t panels = gemm_detail::CeilDiv(n, p.panel_width);
+  p.data.resize(panels * k * p.panel_width + 16);
+  const uintptr_t addr = reinterpret_cast<uintptr_t>(p.data.data());
+  p.offset = ((64 - addr % 64) % 64) / sizeof(float);
   return p;
+}
+
+void PackInto(PackedB& p, const float* b, size_t ldb, bool transposed, core::ParallelFor& parallel) {
+  float* panels = p.data.data() + p.offset;
+  const size_t count = gemm_detail::CeilDiv(p.n, p.panel_width);
+  const size_t grain = std::max<size_t>(1, 32768 / std::max<size_t>(1, p.k * p.panel_width));
+  parallel.Run(count, grain, [&](size_t j0, size_t j1) {
+    HWY_DYNAMIC_DISPATCH(PackBPanels)(b, p.k, p.n, ldb, transposed, panels, j0, j1);
+  });
+}
+
+void CheckPacked(const PackedB& b, size_t n, size_t k) {
+  if (b.k != k || b.n != n || b.panel_width != GemmPanelWidth())
+    throw std::logic_error("GemmF32: packed B does not match the product's shape or this CPU's kernels");
+}
+
+}  // namespace
+
+// Not cached: the dispatched target can change (tests iterate over targets),
+// and PackedB records the width it was packed for.
+size_t GemmPanelWidth() { return HWY_DYNAMIC_DISPATCH(PanelWidthExport)(); }
+
+PackedB PackB(const float* b, size_t k, size_t n, size_t ldb, bool transposed, core::ParallelFor& parallel) {
+  PackedB p = AllocatePacked(k, n);
+  PackInto(p, b, ldb, transposed, parallel);
+  return p;
+}
+
+PackedB PackB(const float* b, size_t k, size_t n, size_t ldb, bool transposed) {
+  SerialParallel serial;
+  return PackB(b, k, n, ldb, transposed, serial);
+}
+
+PackedB PackBF16(const uint16_t* b, size_t k, size_t n, size_t ldb, bool transposed, core::ParallelFor& parallel) {
+  // Widen row by row into a dense float32 copy, then pack that.
+  const size_t rows = transposed ? n : k, cols = transposed ? k : n;
+  std::vector<float> wide(rows * cols);
+  parallel.Run(rows, std::max<size_t>(1, 32768 / std::max<size_t>(cols, 1)), [&](size_t r0, size_t r1) {
+    for (size_t r = r0; r < r1; ++r) ConvertF16ToF32(b + r * ldb, wide.data() + r * cols, cols);
+  });
+  return PackB(wide.data(), k, n, cols, transposed, parallel);
+}
+
+void GemmF32(size_t m, size_t n, size_t k, const float* a, size_t lda, const PackedB& b, float* c, size_t ldc,
+             const GemmEpilogue& epilogue, const GemmOptions& options, core::ParallelFor& parallel) {
+  if (m == 0 || n == 0) return;
+  CheckPacked(b, n, k);
+  HWY_DYNAMIC_DISPATCH(GemmPackedF32)(m, n, k, a, lda, options.a_transposed, b.panels(), c, ldc, &epilogue,
+                                      options.alpha, options.accumulate, &parallel);
 }
 
 void GemmF32(size_t m, size_t n, size_t k, const float* a, size_t lda, const PackedB& b, float* c, size_t ldc,
              const GemmEpilogue& epilogue, core::ParallelFor& parallel) {
-  parallel.Run(m, 1, [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) {
-      for (size_t j = 0; j < n; ++j) {
-        float acc = epilogue.bias ? epilogue.bias[j] : 0.0f;
-        for (size_t q = 0; q < k; ++q) acc += a[i * lda + q] * b.data[q * n + j];
-        c[i * ldc + j] = std::min(std::max(acc, epilogue.min), epilogue.max);
-      }
-    }
-  });
+  GemmF32(m, n, k, a, lda, b, c, ldc, epilogue, GemmOptions{}, parallel);
+}
+
+void GemmF32(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* b, size_t ldb, bool b_transposed,
+             float* c, size_t ldc, const GemmEpilogue& epilogue, const GemmOptions& options,
+             core::ParallelFor& parallel) {
+  if (m == 0 || n == 0) return;
+  if (m == 1) {
+    HWY_DYNAMIC_DISPATCH(GemvUnpackedF32)(n, k, a, lda, options.a_transposed, b, ldb, b_transposed, c, &epilogue,
+                                          options.alpha, options.accumulate, &parallel);
+    return;
+  }
+  // Row-major B up to M = 512: the tiles read B in place. Packing costs about
+  // 20 / M of the product (K = N = 4096, Zen4: M = 16 ran at 44 vs 18 GFLOP/s
+  // packed per dispatch, M = 512 at 95 vs 90); by M = 1024 the two are even.
+  if (!b_transposed && m <= 512) {
+    HWY_DYNAMIC_DISPATCH(GemmSmallMUnpackedF32)(m, n, k, a, lda, options.a_transposed, b, ldb, c, ldc, &epilogue,
+                                                options.alpha, options.accumulate, &parallel);
+    return;
+  }
+  // Packing reads and writes B once: small next to the 2*M*N*K flops for M > 1.
+  static thread_local PackedB packed;
+  const size_t width = GemmPanelWidth();
+  const size_t floats = gemm_detail::CeilDiv(n, width) * k * width + 16;
+  if (packed.data.size() < floats) packed.data.resize(floats);
+  packed.k = k;
+  packed.n = n;
+  packed.panel_width = width;
+  const uintptr_t addr = reinterpret_cast<uintptr_t>(packed.data.data());
+  packed.offset = ((64 - addr % 64) % 64) / sizeof(float);
+  PackInto(packed, b, ldb, b_transposed, parallel);
+  GemmF32(m, n, k, a, lda, packed, c, ldc, epilogue, options, parallel);
+}
+
+void ConvertF16ToF32(const uint16_t* src, float* dst, size_t count) {
+  HWY_DYNAMIC_DISPATCH(ConvertF16ToF32Impl)(src, dst, count);
+}
+
+void ConvertF32ToF16(const float* src, uint16_t* dst, size_t count) {
+  HWY_DYNAMIC_DISPATCH(ConvertF32ToF16Impl)(src, dst, count);
 }
 
 }  // namespace webnn::ops::cpu
+#endif  // HWY_ONCE
