@@ -29,7 +29,10 @@ std::vector<std::byte> RandomData(const BenchInput& in, std::mt19937_64& rng) {
 
 BenchGraph::BenchGraph(MLDeviceType device, uint32_t threads, const std::vector<BenchInput>& inputs,
                        const GraphBody& body)
-    : context_(ML::createContext({.device = device, .numThreads = threads})) {
+    : BenchGraph(MLContextOptions{.device = device, .numThreads = threads}, inputs, body) {}
+
+BenchGraph::BenchGraph(const MLContextOptions& options, const std::vector<BenchInput>& inputs, const GraphBody& body)
+    : context_(ML::createContext(options)) {
   std::mt19937_64 rng(1);
   MLGraphBuilder builder(context_);
   std::vector<MLOperand> operands;

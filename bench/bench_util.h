@@ -24,6 +24,8 @@ using GraphBody = std::function<MLNamedOperands(MLGraphBuilder&, const std::vect
 class BenchGraph {
  public:
   BenchGraph(MLDeviceType device, uint32_t threads, const std::vector<BenchInput>& inputs, const GraphBody& body);
+  // The same on a context made from `options` (e.g. graphPasses off).
+  BenchGraph(const MLContextOptions& options, const std::vector<BenchInput>& inputs, const GraphBody& body);
   void Dispatch() { context_.dispatch(graph_, inputs_, outputs_); }
 
  private:

@@ -1,5 +1,5 @@
 // The WPT suites as data: every conformance case (and the pending ones from open
-// WPT pull requests) on the reference device, and every validation case.
+// WPT pull requests) on the reference and cpu devices, and every validation case.
 #include <filesystem>
 
 #include "io/test_vectors.h"
@@ -40,6 +40,14 @@ TEST_CASE("WPT conformance suite passes on the reference device", "[conformance]
 
 TEST_CASE("pending WPT conformance cases pass on the reference device", "[conformance][reference]") {
   RunAll(Files("wpt-pending"), MLDeviceType::kReference);
+}
+
+TEST_CASE("WPT conformance suite passes on the cpu device", "[conformance][cpu]") {
+  RunAll(Files("wpt"), MLDeviceType::kCpu);
+}
+
+TEST_CASE("pending WPT conformance cases pass on the cpu device", "[conformance][cpu]") {
+  RunAll(Files("wpt-pending"), MLDeviceType::kCpu);
 }
 
 TEST_CASE("WPT validation suite passes", "[validation]") {

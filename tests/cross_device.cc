@@ -116,9 +116,9 @@ std::vector<uint32_t> RandomShape(std::mt19937_64& rng, uint32_t rank, uint32_t 
 }
 
 namespace {
-std::map<std::string, HostTensor> RunOn(MLDeviceType device, const std::vector<InputSpec>& specs,
+std::map<std::string, HostTensor> RunOn(const MLContextOptions& options, const std::vector<InputSpec>& specs,
                                         const std::vector<std::vector<std::byte>>& data, const GraphBody& body) {
-  MLContext ctx = Context(device);
+  MLContext ctx = ML::createContext(options);
   MLGraphBuilder builder(ctx);
   std::vector<MLOperand> operands;
   for (size_t i = 0; i < specs.size(); ++i) {
@@ -151,11 +151,17 @@ std::map<std::string, HostTensor> RunOn(MLDeviceType device, const std::vector<I
 
 size_t CheckAgainstReference(MLDeviceType device, const std::string& what, const std::vector<InputSpec>& inputs,
                              const GraphBody& body, Tolerance tolerance, uint64_t seed) {
+  return CheckAgainstReference(MLContextOptions{.device = device}, what, inputs, body, tolerance, seed);
+}
+
+size_t CheckAgainstReference(const MLContextOptions& options, const std::string& what,
+                             const std::vector<InputSpec>& inputs, const GraphBody& body, Tolerance tolerance,
+                             uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<std::vector<std::byte>> data;
   for (const InputSpec& s : inputs) data.push_back(RandomTensorData(s, rng));
-  const auto want = RunOn(MLDeviceType::kReference, inputs, data, body);
-  const auto got = RunOn(device, inputs, data, body);
+  const auto want = RunOn(MLContextOptions{.device = MLDeviceType::kReference}, inputs, data, body);
+  const auto got = RunOn(options, inputs, data, body);
   size_t compared = 0;
   for (const auto& [name, w] : want) {
     const HostTensor& g = got.at(name);

@@ -41,6 +41,11 @@ using GraphBody = std::function<MLNamedOperands(MLGraphBuilder&, const std::vect
 // compared. `what` names the case in failure messages.
 size_t CheckAgainstReference(MLDeviceType device, const std::string& what, const std::vector<InputSpec>& inputs,
                              const GraphBody& body, Tolerance tolerance, uint64_t seed);
+// The same with the device under test created from `options` (e.g. graph
+// passes turned off); the reference context is always the default one.
+size_t CheckAgainstReference(const MLContextOptions& options, const std::string& what,
+                             const std::vector<InputSpec>& inputs, const GraphBody& body, Tolerance tolerance,
+                             uint64_t seed);
 
 // Random shapes for sweeps: `rank` dims, each in [1, max_dim], with sizes 1
 // and odd values favoured (they exercise masked tails and broadcasting).

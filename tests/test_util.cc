@@ -1,5 +1,7 @@
 #include "test_util.h"
 
+#include <stdexcept>
+
 namespace webnn::test {
 
 std::map<std::string, HostTensor> Run(
@@ -49,6 +51,37 @@ std::string ErrorMessage(const std::function<void()>& f) {
     return e.what();
   }
   return "";
+}
+
+MLOperand ApplyUnaryOp(MLGraphBuilder& b, const std::string& op, const MLOperand& x, const UnaryOpOptions& o) {
+  if (op == "abs") return b.abs(x);
+  if (op == "ceil") return b.ceil(x);
+  if (op == "cos") return b.cos(x);
+  if (op == "erf") return b.erf(x);
+  if (op == "exp") return b.exp(x);
+  if (op == "floor") return b.floor(x);
+  if (op == "identity") return b.identity(x);
+  if (op == "log") return b.log(x);
+  if (op == "neg") return b.neg(x);
+  if (op == "reciprocal") return b.reciprocal(x);
+  if (op == "roundEven") return b.roundEven(x);
+  if (op == "sin") return b.sin(x);
+  if (op == "sign") return b.sign(x);
+  if (op == "sqrt") return b.sqrt(x);
+  if (op == "tan") return b.tan(x);
+  if (op == "elu") return b.elu(x, {.alpha = o.alpha});
+  if (op == "gelu") return b.gelu(x);
+  if (op == "hardSigmoid") return b.hardSigmoid(x, {.alpha = o.alpha, .beta = o.beta});
+  if (op == "hardSwish") return b.hardSwish(x);
+  if (op == "leakyRelu") return b.leakyRelu(x, {.alpha = o.alpha});
+  if (op == "linear") return b.linear(x, {.alpha = o.alpha, .beta = o.beta});
+  if (op == "relu") return b.relu(x);
+  if (op == "sigmoid") return b.sigmoid(x);
+  if (op == "softplus") return b.softplus(x);
+  if (op == "softsign") return b.softsign(x);
+  if (op == "tanh") return b.tanh(x);
+  if (op == "clamp") return b.clamp(x, {.minValue = o.lo, .maxValue = o.hi});
+  throw std::invalid_argument("ApplyUnaryOp: unknown op " + op);
 }
 
 }  // namespace webnn::test

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,15 @@ inline MLContext Context(MLDeviceType device = MLDeviceType::kReference) {
 std::map<std::string, HostTensor> Run(
     MLDeviceType device, const std::vector<HostTensor>& inputs,
     const std::function<MLNamedOperands(MLGraphBuilder&, const std::vector<MLOperand>&)>& body);
+
+// The options an element-wise unary op or activation may take.
+struct UnaryOpOptions {
+  double alpha = 0, beta = 0;      // elu, hardSigmoid, leakyRelu, linear
+  std::optional<MLNumber> lo, hi;  // clamp
+};
+// builder.<op>(x, options) for the element-wise unary ops (abs ... tan) and
+// the activations (elu ... clamp), by name.
+MLOperand ApplyUnaryOp(MLGraphBuilder& b, const std::string& op, const MLOperand& x, const UnaryOpOptions& o = {});
 
 // The exception name thrown by `f`, or "" if none ("TypeError", ...).
 std::string ErrorName(const std::function<void()>& f);

@@ -40,6 +40,13 @@ struct MLContextOptions {
   // (0 = every core available to the process).
   MLDeviceType device = MLDeviceType::kAuto;
   uint32_t numThreads = 0;
+  // Graph passes (activation fusion, layout) on devices that use them; turn
+  // off to compare kernels without them. The reference device never uses them.
+  bool graphPasses = true;
+  // With graphPasses: run convolutions given in nchw in nhwc, with the
+  // transposes between them folded away. Experimental, off by default (not
+  // yet faster on the cpu device; see src/graph/passes.h).
+  bool nhwcLayout = false;
 };
 
 struct MLContextLostInfo {

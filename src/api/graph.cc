@@ -4,6 +4,7 @@
 #include "api/impl.h"
 #include "core/strings.h"
 #include "graph/lower.h"
+#include "graph/passes.h"
 #include "webnn/webnn.h"
 
 namespace webnn {
@@ -20,6 +21,12 @@ std::shared_ptr<GraphImpl> CompileGraph(const std::shared_ptr<ContextImpl>& cont
   auto g = std::make_shared<GraphImpl>();
   g->context = context;
   g->outputs = outputs;
+  // The reference device runs the graph exactly as built: it is the oracle.
+  if (context->options().graphPasses && context->device().type() != MLDeviceType::kReference) {
+    auto optimized = std::make_shared<graph::Graph>(*ir);
+    graph::RunPasses(*optimized, outputs, {.nhwc_layout = context->options().nhwcLayout});
+    ir = std::move(optimized);
+  }
   graph::LoweredGraph lowered = graph::Lower(*ir, outputs);
   g->nodes = lowered.nodes;
   g->value_of_operand = lowered.value_of_operand;

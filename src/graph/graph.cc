@@ -99,17 +99,54 @@ std::vector<OperandId> Graph::AddNode(ops::OpKind op, const std::string& label, 
     symbols_ = saved_symbols;
     throw;
   }
+  return AppendNode(op, label, std::move(inputs), std::move(attrs), std::move(outs));
+}
+
+std::vector<uint32_t> Graph::NodesReaching(const std::vector<OperandId>& outputs) const {
+  // Iterative depth-first post-order from the outputs: producers first.
+  enum class Mark : uint8_t { kNone, kOpen, kDone };
+  std::vector<Mark> mark(nodes_.size(), Mark::kNone);
+  std::vector<uint32_t> order;
+  std::vector<std::pair<uint32_t, size_t>> stack;  // (node, next input to visit)
+  for (OperandId out : outputs) {
+    const int32_t root = operands_.at(out).producer;
+    if (root < 0 || mark[root] != Mark::kNone) continue;
+    stack.emplace_back(static_cast<uint32_t>(root), 0);
+    mark[root] = Mark::kOpen;
+    while (!stack.empty()) {
+      auto& [node, next] = stack.back();
+      const auto& inputs = nodes_[node].inputs;
+      if (next < inputs.size()) {
+        const OperandId in = inputs[next++];
+        if (in == kNoOperand) continue;
+        const int32_t p = operands_[in].producer;
+        if (p >= 0 && mark[p] == Mark::kNone) {
+          mark[p] = Mark::kOpen;
+          stack.emplace_back(static_cast<uint32_t>(p), 0);
+        }
+        continue;
+      }
+      mark[node] = Mark::kDone;
+      order.push_back(node);
+      stack.pop_back();
+    }
+  }
+  return order;
+}
+
+std::vector<OperandId> Graph::AppendNode(ops::OpKind op, const std::string& label, std::vector<OperandId> inputs,
+                                         std::shared_ptr<const ops::OpAttrs> attrs, std::vector<OperandDesc> outputs) {
   Node node;
   node.op = op;
   node.label = label;
   node.attrs = std::move(attrs);
   node.inputs = std::move(inputs);
-  const int32_t node_index = static_cast<int32_t>(nodes_.size());
-  for (size_t i = 0; i < outs.size(); ++i) {
+  const int32_t index = static_cast<int32_t>(nodes_.size());
+  for (size_t i = 0; i < outputs.size(); ++i) {
     Operand o;
     o.kind = Operand::Kind::kIntermediate;
-    o.desc = std::move(outs[i]);
-    o.producer = node_index;
+    o.desc = std::move(outputs[i]);
+    o.producer = index;
     o.producer_output = static_cast<uint32_t>(i);
     operands_.push_back(std::move(o));
     node.outputs.push_back(static_cast<OperandId>(operands_.size() - 1));
@@ -118,22 +155,39 @@ std::vector<OperandId> Graph::AddNode(ops::OpKind op, const std::string& label, 
   return nodes_.back().outputs;
 }
 
-std::vector<uint32_t> Graph::NodesReaching(const std::vector<OperandId>& outputs) const {
-  std::vector<bool> needed(nodes_.size(), false);
-  std::vector<OperandId> stack(outputs.begin(), outputs.end());
-  while (!stack.empty()) {
-    OperandId id = stack.back();
-    stack.pop_back();
-    const Operand& o = operands_.at(id);
-    if (o.producer < 0 || needed[o.producer]) continue;
-    needed[o.producer] = true;
-    for (OperandId in : nodes_[o.producer].inputs)
-      if (in != kNoOperand) stack.push_back(in);
-  }
-  std::vector<uint32_t> order;
-  for (uint32_t i = 0; i < nodes_.size(); ++i)
-    if (needed[i]) order.push_back(i);
-  return order;
+OperandId Graph::AddHostConstant(const OperandDesc& desc, std::vector<std::byte> bytes) {
+  auto data = std::make_shared<ConstantData>();
+  data->host = std::make_shared<const std::vector<std::byte>>(std::move(bytes));
+  return AddConstant(desc, std::move(data));
+}
+
+void Graph::ReplaceUses(OperandId from, OperandId to) {
+  for (Node& n : nodes_)
+    for (OperandId& in : n.inputs)
+      if (in == from) in = to;
+}
+
+void Graph::SetNodeInput(uint32_t node, size_t slot, OperandId id) {
+  std::vector<OperandId>& inputs = nodes_.at(node).inputs;
+  if (slot == inputs.size()) inputs.push_back(id);
+  else inputs.at(slot) = id;
+}
+
+void Graph::SetNodeOutput(uint32_t node, size_t index, OperandId operand) {
+  const OperandId old = nodes_.at(node).outputs.at(index);
+  operands_.at(old).producer = -1;
+  nodes_[node].outputs[index] = operand;
+  operands_.at(operand).producer = static_cast<int32_t>(node);
+  operands_.at(operand).producer_output = static_cast<uint32_t>(index);
+  operands_.at(operand).kind = Operand::Kind::kIntermediate;
+}
+
+std::vector<std::vector<uint32_t>> Graph::Consumers() const {
+  std::vector<std::vector<uint32_t>> out(operands_.size());
+  for (uint32_t n = 0; n < nodes_.size(); ++n)
+    for (OperandId in : nodes_[n].inputs)
+      if (in != kNoOperand && (out[in].empty() || out[in].back() != n)) out[in].push_back(n);
+  return out;
 }
 
 std::vector<std::vector<uint32_t>> Graph::InferConcreteShapes(

@@ -68,8 +68,29 @@ class Graph {
   core::SymbolTable& mutable_symbols() { return symbols_; }
   std::optional<OperandId> FindInput(const std::string& name) const;
 
-  // Nodes needed to compute `outputs`, in topological order.
+  // Nodes needed to compute `outputs`, in topological order (a node's inputs
+  // are produced before it; nodes added by passes may appear anywhere).
   std::vector<uint32_t> NodesReaching(const std::vector<OperandId>& outputs) const;
+
+  // ---- Rewriting, for graph passes (src/graph/passes.h) ----------------------
+  // Appends a node whose outputs are new operands with the given descriptors
+  // (no validation: passes build only what they know is valid).
+  std::vector<OperandId> AppendNode(ops::OpKind op, const std::string& label, std::vector<OperandId> inputs,
+                                    std::shared_ptr<const ops::OpAttrs> attrs, std::vector<OperandDesc> outputs);
+  // Adds a constant operand with host data.
+  OperandId AddHostConstant(const OperandDesc& desc, std::vector<std::byte> bytes);
+  // Makes every node that reads `from` read `to` instead.
+  void ReplaceUses(OperandId from, OperandId to);
+  // Replaces a node's attributes / inputs.
+  void SetNodeAttrs(uint32_t node, std::shared_ptr<const ops::OpAttrs> attrs) { nodes_.at(node).attrs = std::move(attrs); }
+  // `slot` may be one past the node's last input: the input is appended (an
+  // operand only a pass adds, e.g. matmul's fused bias).
+  void SetNodeInput(uint32_t node, size_t slot, OperandId id);
+  // Makes `node` produce `operand` as its output `index` (the operand's old
+  // producer, if any, no longer does).
+  void SetNodeOutput(uint32_t node, size_t index, OperandId operand);
+  // Nodes reading each operand (index: operand id).
+  std::vector<std::vector<uint32_t>> Consumers() const;
 
   // The dispatch-time shape pass: binds every named dynamic dimension from the
   // concrete `input_shapes` (by input name) and re-runs shape inference over

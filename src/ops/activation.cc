@@ -93,6 +93,8 @@ OpSchema MakeSchema(OpKind op) {
 
 }  // namespace
 
+bool IsActivation(OpKind op) { return OpFamily(op) == "Activation"; }
+
 const OpSchema& ActivationSchema(OpKind op) {
   static const OpSchema kSchemas[] = {
       MakeSchema(OpKind::elu),     MakeSchema(OpKind::gelu),     MakeSchema(OpKind::hardSigmoid),

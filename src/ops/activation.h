@@ -17,4 +17,15 @@ struct ActivationAttrs final : OpAttrs {
   std::optional<MLNumber> maxValue;  // clamp
 };
 
+// True for the ops of the Activation family (elu ... clamp).
+bool IsActivation(OpKind op);
+
+// An activation applied by another op's kernel to its output, set by the
+// graph pass that fuses conv2d/convTranspose2d/gemm/matmul with a following
+// activation (src/graph/passes.cc). Only devices that run passes see it.
+struct FusedActivation {
+  OpKind op = OpKind::relu;
+  ActivationAttrs attrs;
+};
+
 }  // namespace webnn::ops

@@ -3,10 +3,13 @@
 // pooling operations share.
 #pragma once
 
+#include <optional>
+
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
+#include "ops/activation.h"
 #include "ops/schema.h"
 #include "webnn/types.h"
 
@@ -19,6 +22,7 @@ struct Conv2dAttrs final : OpAttrs {
   uint32_t groups = 1;
   MLInputOperandLayout inputLayout = MLInputOperandLayout::kNchw;
   MLConv2dFilterOperandLayout filterLayout = MLConv2dFilterOperandLayout::kOihw;
+  std::optional<FusedActivation> activation;  // set by the fusion pass
 };
 
 // Sizes of a conv2d with layouts resolved, for concrete input/filter shapes.

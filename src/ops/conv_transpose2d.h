@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include "ops/activation.h"
 #include "ops/schema.h"
 #include "webnn/types.h"
 
@@ -18,6 +19,7 @@ struct ConvTranspose2dAttrs final : OpAttrs {
   uint32_t groups = 1;
   MLInputOperandLayout inputLayout = MLInputOperandLayout::kNchw;
   MLConvTranspose2dFilterOperandLayout filterLayout = MLConvTranspose2dFilterOperandLayout::kIohw;
+  std::optional<FusedActivation> activation;  // set by the fusion pass
 };
 
 struct ConvTranspose2dGeometry {

@@ -1,22 +1,30 @@
 #include "ops/schema.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace webnn::ops {
 
 // Each family defines its schema accessor in src/ops/<family>.cc.
 #define WEBNN_OP(name, Family) const OpSchema& Family##Schema(OpKind op);
 #include "ops/op_list.inc"
+#define WEBNN_INTERNAL_OP(name, Family) const OpSchema& Family##Schema(OpKind op);
+#include "ops/internal_op_list.inc"
 
 namespace {
 constexpr std::string_view kOpNames[] = {
 #define WEBNN_OP(name, Family) #name,
 #include "ops/op_list.inc"
+#define WEBNN_INTERNAL_OP(name, Family) #name,
+#include "ops/internal_op_list.inc"
 };
 constexpr std::string_view kOpFamilies[] = {
 #define WEBNN_OP(name, Family) #Family,
 #include "ops/op_list.inc"
+#define WEBNN_INTERNAL_OP(name, Family) #Family,
+#include "ops/internal_op_list.inc"
 };
+static_assert(std::size(kOpNames) == kOpKindCount && std::size(kOpFamilies) == kOpKindCount);
 }  // namespace
 
 std::string_view OpName(OpKind op) { return kOpNames[static_cast<int>(op)]; }
@@ -34,6 +42,10 @@ const OpSchema& GetSchema(OpKind op) {
   case OpKind::name:           \
     return Family##Schema(op);
 #include "ops/op_list.inc"
+#define WEBNN_INTERNAL_OP(name, Family) \
+  case OpKind::name:                    \
+    return Family##Schema(op);
+#include "ops/internal_op_list.inc"
   }
   throw std::logic_error("unknown OpKind");
 }

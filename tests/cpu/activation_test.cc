@@ -22,22 +22,7 @@ struct Activation {
 };
 
 MLOperand Apply(MLGraphBuilder& b, const Activation& a, const MLOperand& x) {
-  const std::string& op = a.op;
-  if (op == "elu") return b.elu(x, {.alpha = a.alpha});
-  if (op == "gelu") return b.gelu(x);
-  if (op == "hardSigmoid") return b.hardSigmoid(x, {.alpha = a.alpha, .beta = a.beta});
-  if (op == "hardSwish") return b.hardSwish(x);
-  if (op == "leakyRelu") return b.leakyRelu(x, {.alpha = a.alpha});
-  if (op == "linear") return b.linear(x, {.alpha = a.alpha, .beta = a.beta});
-  if (op == "relu") return b.relu(x);
-  if (op == "sigmoid") return b.sigmoid(x);
-  if (op == "softplus") return b.softplus(x);
-  if (op == "softsign") return b.softsign(x);
-  if (op == "tanh") return b.tanh(x);
-  MLClampOptions o;
-  o.minValue = a.lo;
-  o.maxValue = a.hi;
-  return b.clamp(x, o);
+  return ApplyUnaryOp(b, a.op, x, {.alpha = a.alpha, .beta = a.beta, .lo = a.lo, .hi = a.hi});
 }
 
 Tolerance ActivationTolerance(const std::string& op, T type) {

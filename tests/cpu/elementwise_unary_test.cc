@@ -13,24 +13,6 @@ namespace {
 
 using T = MLOperandDataType;
 
-MLOperand Unary(MLGraphBuilder& b, const std::string& op, const MLOperand& x) {
-  if (op == "abs") return b.abs(x);
-  if (op == "ceil") return b.ceil(x);
-  if (op == "cos") return b.cos(x);
-  if (op == "erf") return b.erf(x);
-  if (op == "exp") return b.exp(x);
-  if (op == "floor") return b.floor(x);
-  if (op == "identity") return b.identity(x);
-  if (op == "log") return b.log(x);
-  if (op == "neg") return b.neg(x);
-  if (op == "reciprocal") return b.reciprocal(x);
-  if (op == "roundEven") return b.roundEven(x);
-  if (op == "sin") return b.sin(x);
-  if (op == "sign") return b.sign(x);
-  if (op == "sqrt") return b.sqrt(x);
-  return b.tan(x);
-}
-
 const std::vector<std::string> kFloatOps = {"abs", "ceil",      "cos",       "erf", "exp",  "floor", "identity", "log",
                                             "neg", "reciprocal", "roundEven", "sin", "sign", "sqrt",  "tan"};
 
@@ -63,7 +45,7 @@ void CheckUnary(const std::string& op, T type, std::vector<uint32_t> shape, doub
   InputSpec in{type, std::move(shape), range.first, range.second, special};
   CheckAgainstReference(MLDeviceType::kCpu, op, {in},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& x) {
-                          return MLNamedOperands{{"out", Unary(g, op, x[0])}};
+                          return MLNamedOperands{{"out", ApplyUnaryOp(g, op, x[0])}};
                         },
                         UnaryTolerance(op, type), seed);
 }
@@ -98,7 +80,7 @@ TEST_CASE("cpu unary: ties, subnormal exp results, tan poles and huge trig argum
                               const MLOperand two = g.constant(type, 2.0);
                               const MLOperand half = g.constant(type, 0.5);
                               const MLOperand h = g.add(g.div(g.floor(g.mul(x[0], two)), two), half);
-                              return MLNamedOperands{{"out", Unary(g, op, h)}};
+                              return MLNamedOperands{{"out", ApplyUnaryOp(g, op, h)}};
                             },
                             Tolerance::Ulp(0), rng());
     }
@@ -201,7 +183,7 @@ void CheckBitPatternSweep(const std::string& what, T type,
 TEST_CASE("cpu unary float ops on every float16 and a float32 bit-pattern sweep", "[cpu][elementwise_unary]") {
   for (const T type : {T::kFloat16, T::kFloat32}) {
     for (const std::string& op : kFloatOps)
-      CheckBitPatternSweep(op, type, [&](MLGraphBuilder& g, const MLOperand& x) { return Unary(g, op, x); },
+      CheckBitPatternSweep(op, type, [&](MLGraphBuilder& g, const MLOperand& x) { return ApplyUnaryOp(g, op, x); },
                            UnaryTolerance(op, type));
   }
 }
@@ -224,7 +206,7 @@ TEST_CASE("cpu unary float ops on every SIMD target", "[cpu][elementwise_unary]"
     INFO("target " << target);
     for (const std::string& op : kFloatOps)
       CheckBitPatternSweep(op + " on " + target, T::kFloat16,
-                           [&](MLGraphBuilder& g, const MLOperand& x) { return Unary(g, op, x); },
+                           [&](MLGraphBuilder& g, const MLOperand& x) { return ApplyUnaryOp(g, op, x); },
                            UnaryTolerance(op, T::kFloat16));
     std::mt19937_64 rng(53);
     for (const std::string& op : kFloatOps) CheckUnary(op, T::kFloat32, {3, 41}, 0.05, rng(), UnaryRange(op));

@@ -10,6 +10,7 @@
 
 #include "core/parallel.h"
 #include "cross_device.h"
+#include "ops/cpu/float16.h"
 #include "ops/cpu/gemm.h"
 #include "scheduler/thread_pool.h"
 

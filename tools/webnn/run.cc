@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -104,6 +105,8 @@ void Usage() {
       "shape, statistics and the wall time.\n"
       "  --device D              reference, cpu, gpu or auto (default)\n"
       "  --threads N             cpu device threads (default: all cores)\n"
+      "  --no-passes             run the graph as built: no graph passes (fusions, ...)\n"
+      "  --nhwc-layout           also run the experimental nhwc layout pass\n"
       "  --weights FILE          .weights or .safetensors (default: next to GRAPH.json)\n"
       "  --manifest FILE         manifest of a .weights file (default: <weights>.manifest.json)\n"
       "  --input NAME=FILE.npy   input data (repeatable); other inputs are random\n"
@@ -139,6 +142,10 @@ int Run(const Args& args) {
       context_options.device = ParseDevice(value());
     } else if (a == "--threads") {
       context_options.numThreads = static_cast<uint32_t>(std::stoul(value()));
+    } else if (a == "--no-passes") {
+      context_options.graphPasses = false;
+    } else if (a == "--nhwc-layout") {
+      context_options.nhwcLayout = true;
     } else if (a == "--weights") {
       load.weights_path = value();
     } else if (a == "--manifest") {

@@ -15,6 +15,7 @@
 #include <hwy/highway.h>
 #include <hwy/contrib/math/math-inl.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "ops/cpu/activation.h"
@@ -268,6 +269,18 @@ void ApplyActivationF32(const ActivationF32& activation, float* data, size_t n) 
 
 void ApplyActivationF32(OpKind op, const ActivationAttrs& attrs, float* data, size_t n) {
   ApplyActivationF32(MakeActivationF32(op, attrs), data, n);
+}
+
+void ApplyFusedActivation(const std::optional<FusedActivation>& activation, float* data, size_t n,
+                          core::ParallelFor& parallel, bool skip_clamps) {
+  if (!activation || n == 0) return;
+  if (skip_clamps && (activation->op == OpKind::relu || activation->op == OpKind::clamp)) return;
+  const ActivationF32 act = MakeActivationF32(activation->op, activation->attrs);
+  constexpr size_t kBlock = 16384;  // 64 KiB: stays in L2 while the op runs
+  const size_t blocks = (n + kBlock - 1) / kBlock;
+  parallel.Run(blocks, 4, [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) ApplyActivationF32(act, data + i * kBlock, std::min(kBlock, n - i * kBlock));
+  });
 }
 
 void RegisterActivationKernels(OpKind op, KernelRegistry& registry) {

@@ -5,6 +5,9 @@
 
 #include <cstddef>
 
+#include <optional>
+
+#include "core/parallel.h"
 #include "ops/activation.h"
 #include "ops/op_kind.h"
 
@@ -27,5 +30,12 @@ ActivationF32 MakeActivationF32(OpKind op, const ActivationAttrs& attrs);
 // leakyRelu, linear, relu, sigmoid, softplus, softsign, tanh, clamp).
 void ApplyActivationF32(const ActivationF32& activation, float* data, size_t n);
 void ApplyActivationF32(OpKind op, const ActivationAttrs& attrs, float* data, size_t n);
+
+// A fused activation (graph pass) applied in place to a kernel's whole float32
+// output, split over `parallel` in cache-sized blocks. Does nothing when
+// `activation` is empty or `skip_clamps` is set and the activation is relu or
+// clamp (kernels whose epilogue already clamped in registers).
+void ApplyFusedActivation(const std::optional<FusedActivation>& activation, float* data, size_t n,
+                          core::ParallelFor& parallel, bool skip_clamps = false);
 
 }  // namespace webnn::ops::cpu

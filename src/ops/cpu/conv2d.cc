@@ -43,8 +43,6 @@ void Conv2dTransposeBlock(const float* src, size_t ss, float* dst, size_t ds, si
                        size_t c1) {
   TransposeBlockImpl(src, ss, dst, ds, r0, r1, c0, c1);
 }
-void Conv2dF16ToF32(const uint16_t* in, float* out, size_t n) { F16ToF32Impl(in, out, n); }
-void Conv2dF32ToF16(const float* in, uint16_t* out, size_t n) { F32ToF16Impl(in, out, n); }
 
 }  // namespace HWY_NAMESPACE
 }  // namespace webnn::ops::cpu
@@ -52,6 +50,7 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 #include <algorithm>
+#include <limits>
 #include <array>
 #include <cmath>
 #include <memory>
@@ -59,6 +58,8 @@ HWY_AFTER_NAMESPACE();
 #include <vector>
 
 #include "ops/conv2d.h"
+#include "ops/cpu/activation.h"
+#include "ops/cpu/float16.h"
 #include "ops/cpu/kernel_registry.h"
 
 namespace webnn::ops::cpu {
@@ -70,8 +71,6 @@ HWY_EXPORT(Conv2dDepthwiseNhwcRow);
 HWY_EXPORT(Conv2dDepthwiseRowsNchw);
 HWY_EXPORT(Conv2dDeinterleave2);
 HWY_EXPORT(Conv2dTransposeBlock);
-HWY_EXPORT(Conv2dF16ToF32);
-HWY_EXPORT(Conv2dF32ToF16);
 
 namespace {
 
@@ -313,7 +312,18 @@ size_t ChunkCount(double flops, size_t max_chunks, size_t threads) {
   return std::max<size_t>(1, std::min<size_t>({max_chunks, want, static_cast<size_t>(std::max(1.0, by_work))}));
 }
 
-conv::Epilogue NoClamp() { return conv::Epilogue{}; }
+// The in-register part of a fused activation: relu and clamp are a clamp of
+// the accumulator (NaN kept); other activations run over the output after
+// the convolution (ApplyFusedActivation).
+conv::Epilogue EpilogueFor(const std::optional<FusedActivation>& act) {
+  conv::Epilogue ep;
+  if (!act || (act->op != OpKind::relu && act->op != OpKind::clamp)) return ep;
+  const ActivationF32 bounds = MakeActivationF32(act->op, act->attrs);
+  ep.clamp = true;
+  ep.lo = act->op == OpKind::relu ? 0.0f : bounds.min_value;
+  ep.hi = act->op == OpKind::relu ? std::numeric_limits<float>::infinity() : bounds.max_value;
+  return ep;
+}
 
 // Padded (and, for strides > 1, phase-split) copy of one H x W plane: phase
 // (py, px) holds padded rows py, py + sh, ... and columns px, px + sw, ...
@@ -440,7 +450,7 @@ bool UseRowMode(size_t ow, size_t wq, size_t lanes) {
 
 // ---- depthwise, nchw ----
 void RunDepthwiseNchw(const KernelContext& ctx, const Conv2dGeometry& g, const PackedFilter& pf, const float* bias,
-                      const float* x, float* y) {
+                      const conv::Epilogue& ep, const float* x, float* y) {
   // Padding and strides go through a zero-padded, phase-split copy of each
   // plane (per item, in cache). Reading the raw plane with the padding taps
   // skipped was slower: the edge tiles are narrow (few accumulators).
@@ -502,7 +512,7 @@ void RunDepthwiseNchw(const KernelContext& ctx, const Conv2dGeometry& g, const P
       p.weights = pf.weights.data() + c * taps;
       p.bias = bias ? bias + c : nullptr;
       p.out = y + plane * out_plane;
-      p.epilogue = NoClamp();
+      p.epilogue = ep;
       HWY_DYNAMIC_DISPATCH(Conv2dDepthwiseRowsNchw)(p);
     }
   });
@@ -510,7 +520,7 @@ void RunDepthwiseNchw(const KernelContext& ctx, const Conv2dGeometry& g, const P
 
 // ---- general, nchw ----
 void RunDirectNchw(const KernelContext& ctx, const Conv2dGeometry& g, const PackedFilter& pf, const float* bias,
-                   const float* x, float* y) {
+                   const conv::Epilogue& ep, const float* x, float* y) {
   const Tiling& t = GetTiling();
   const bool copy = g.stride_h != 1 || g.stride_w != 1 || g.pad_top || g.pad_bottom || g.pad_left || g.pad_right;
   PhaseLayout l = MakePhaseLayout(g);
@@ -577,7 +587,7 @@ void RunDirectNchw(const KernelContext& ctx, const Conv2dGeometry& g, const Pack
         p.ow = g.out_w;
         p.out = y + (n * g.out_channels + grp * cout_g) * out_plane + oy0 * g.out_w;
         p.out_plane = out_plane;
-        p.epilogue = NoClamp();
+        p.epilogue = ep;
         HWY_DYNAMIC_DISPATCH(Conv2dDirectNchw)(p);
       }
     });
@@ -622,7 +632,7 @@ void RunDirectNchw(const KernelContext& ctx, const Conv2dGeometry& g, const Pack
         p.ow = g.out_w;
         p.out = out + grp * cout_g * out_plane;
         p.out_plane = out_plane;
-        p.epilogue = NoClamp();
+        p.epilogue = ep;
         HWY_DYNAMIC_DISPATCH(Conv2dDirectNchw)(p);
         item += b_end - b;
       }
@@ -687,7 +697,7 @@ void FillMergedPointers(const Conv2dGeometry& g, const float* x, const float* ze
 
 // ---- general, nhwc ----
 void RunIgemmNhwc(const KernelContext& ctx, const Conv2dGeometry& g, const PackedFilter& pf, const float* bias,
-                  const float* x, float* y) {
+                  const conv::Epilogue& ep, const float* x, float* y) {
   const Tiling& t = GetTiling();
   const size_t groups = g.groups;
   const size_t cin_g = g.in_channels / groups, cout_g = g.out_channels / groups;
@@ -726,7 +736,7 @@ void RunIgemmNhwc(const KernelContext& ctx, const Conv2dGeometry& g, const Packe
         p.nv = pf.block;
         p.out = y + s * g.out_channels + grp * cout_g;
         p.out_stride = g.out_channels;
-        p.epilogue = NoClamp();
+        p.epilogue = ep;
         HWY_DYNAMIC_DISPATCH(Conv2dIgemmNhwc)(p);
       }
     }
@@ -735,7 +745,7 @@ void RunIgemmNhwc(const KernelContext& ctx, const Conv2dGeometry& g, const Packe
 
 // ---- depthwise, nhwc ----
 void RunDepthwiseNhwc(const KernelContext& ctx, const Conv2dGeometry& g, const PackedFilter& pf, const float* bias,
-                      const float* x, float* y) {
+                      const conv::Epilogue& ep, const float* x, float* y) {
   const size_t taps = size_t{g.kernel_h} * g.kernel_w;
   const size_t rows = size_t{g.batch} * g.out_h;
   const size_t c = g.in_channels;
@@ -770,7 +780,7 @@ void RunDepthwiseNhwc(const KernelContext& ctx, const Conv2dGeometry& g, const P
       p.cp = pf.block;
       p.bias = bias;
       p.out = y + r * g.out_w * c;
-      p.epilogue = NoClamp();
+      p.epilogue = ep;
       HWY_DYNAMIC_DISPATCH(Conv2dDepthwiseNhwcRow)(p);
     }
   });
@@ -793,30 +803,14 @@ void Transpose(const KernelContext& ctx, const float* src, size_t rows, size_t c
 
 // ---- general, nchw through nhwc ----
 void RunIgemmNchw(const KernelContext& ctx, const Conv2dGeometry& g, const PackedFilter& pf, const float* bias,
-                  const float* x, float* y) {
+                  const conv::Epilogue& ep, const float* x, float* y) {
   const size_t in_plane = size_t{g.in_h} * g.in_w, out_plane = size_t{g.out_h} * g.out_w;
   const size_t in_image = in_plane * g.in_channels, out_image = out_plane * g.out_channels;
   float* xt = Grow(t_input_nhwc, in_image * g.batch);
   float* yt = Grow(t_output_nhwc, out_image * g.batch);
   for (size_t n = 0; n < g.batch; ++n) Transpose(ctx, x + n * in_image, g.in_channels, in_plane, xt + n * in_image);
-  RunIgemmNhwc(ctx, g, pf, bias, xt, yt);
+  RunIgemmNhwc(ctx, g, pf, bias, ep, xt, yt);
   for (size_t n = 0; n < g.batch; ++n) Transpose(ctx, yt + n * out_image, out_plane, g.out_channels, y + n * out_image);
-}
-
-void ConvertF16ToF32(const KernelContext& ctx, const uint16_t* in, float* out, size_t n) {
-  const size_t chunks = ChunkCount(double(n), CeilDiv(n, 4096), ctx.parallel.NumThreads());
-  ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
-    const size_t b = cb * n / chunks, e = ce * n / chunks;
-    HWY_DYNAMIC_DISPATCH(Conv2dF16ToF32)(in + b, out + b, e - b);
-  });
-}
-
-void ConvertF32ToF16(const KernelContext& ctx, const float* in, uint16_t* out, size_t n) {
-  const size_t chunks = ChunkCount(double(n), CeilDiv(n, 4096), ctx.parallel.NumThreads());
-  ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
-    const size_t b = cb * n / chunks, e = ce * n / chunks;
-    HWY_DYNAMIC_DISPATCH(Conv2dF32ToF16)(in + b, out + b, e - b);
-  });
 }
 
 void RunConv2d(const KernelContext& ctx) {
@@ -839,24 +833,26 @@ void RunConv2d(const KernelContext& ctx) {
     else bias = local_bias.emplace(PackBias(*pf, *bias_view)).data();
   }
 
+  const conv::Epilogue ep = EpilogueFor(attrs.activation);
   const bool f16 = input.type == DataType::kFloat16;
 
   const float* x = input.as<float>();
   float* y = output.as<float>();
   if (f16) {
     float* x32 = Grow(t_input_f32, input.elements());
-    ConvertF16ToF32(ctx, input.as<uint16_t>(), x32, input.elements());
+    ConvertF16ToF32(input.as<uint16_t>(), x32, input.elements(), ctx.parallel);
     x = x32;
     y = Grow(t_output_f32, output.elements());
   }
   switch (pf->path) {
-    case Path::kDepthwiseNchw: RunDepthwiseNchw(ctx, g, *pf, bias, x, y); break;
-    case Path::kDepthwiseNhwc: RunDepthwiseNhwc(ctx, g, *pf, bias, x, y); break;
-    case Path::kDirectNchw: RunDirectNchw(ctx, g, *pf, bias, x, y); break;
-    case Path::kIgemmNhwc: RunIgemmNhwc(ctx, g, *pf, bias, x, y); break;
-    case Path::kIgemmNchw: RunIgemmNchw(ctx, g, *pf, bias, x, y); break;
+    case Path::kDepthwiseNchw: RunDepthwiseNchw(ctx, g, *pf, bias, ep, x, y); break;
+    case Path::kDepthwiseNhwc: RunDepthwiseNhwc(ctx, g, *pf, bias, ep, x, y); break;
+    case Path::kDirectNchw: RunDirectNchw(ctx, g, *pf, bias, ep, x, y); break;
+    case Path::kIgemmNhwc: RunIgemmNhwc(ctx, g, *pf, bias, ep, x, y); break;
+    case Path::kIgemmNchw: RunIgemmNchw(ctx, g, *pf, bias, ep, x, y); break;
   }
-  if (f16) ConvertF32ToF16(ctx, y, output.as<uint16_t>(), output.elements());
+  ApplyFusedActivation(attrs.activation, y, output.elements(), ctx.parallel, /*skip_clamps=*/true);
+  if (f16) ConvertF32ToF16(y, output.as<uint16_t>(), output.elements(), ctx.parallel);
 }
 
 }  // namespace

@@ -765,26 +765,6 @@ HWY_INLINE void Deinterleave2Impl(const float* HWY_RESTRICT in, float* HWY_RESTR
   }
 }
 
-HWY_INLINE void F16ToF32Impl(const uint16_t* HWY_RESTRICT in, float* HWY_RESTRICT out, size_t n) {
-  const conv_detail::DF d;
-  const conv_hn::Rebind<hwy::float16_t, conv_detail::DF> dh;
-  const size_t L = conv_hn::Lanes(d);
-  const auto* h = reinterpret_cast<const hwy::float16_t*>(in);
-  size_t i = 0;
-  for (; i + L <= n; i += L) conv_hn::StoreU(conv_hn::PromoteTo(d, conv_hn::LoadU(dh, h + i)), d, out + i);
-  for (; i < n; ++i) out[i] = core::HalfBitsToFloat(in[i]);
-}
-
-HWY_INLINE void F32ToF16Impl(const float* HWY_RESTRICT in, uint16_t* HWY_RESTRICT out, size_t n) {
-  const conv_detail::DF d;
-  const conv_hn::Rebind<hwy::float16_t, conv_detail::DF> dh;
-  const size_t L = conv_hn::Lanes(d);
-  auto* h = reinterpret_cast<hwy::float16_t*>(out);
-  size_t i = 0;
-  for (; i + L <= n; i += L) conv_hn::StoreU(conv_hn::DemoteTo(dh, conv_hn::LoadU(d, in + i)), dh, h + i);
-  for (; i < n; ++i) out[i] = core::FloatToHalfBits(in[i]);
-}
-
 }  // namespace HWY_NAMESPACE
 }  // namespace webnn::ops::cpu
 HWY_AFTER_NAMESPACE();

@@ -29,8 +29,6 @@ void ConvTranspose2dTransposeBlock(const float* src, size_t ss, float* dst, size
                        size_t c1) {
   TransposeBlockImpl(src, ss, dst, ds, r0, r1, c0, c1);
 }
-void ConvTranspose2dF16ToF32(const uint16_t* in, float* out, size_t n) { F16ToF32Impl(in, out, n); }
-void ConvTranspose2dF32ToF16(const float* in, uint16_t* out, size_t n) { F32ToF16Impl(in, out, n); }
 
 }  // namespace HWY_NAMESPACE
 }  // namespace webnn::ops::cpu
@@ -44,6 +42,8 @@ HWY_AFTER_NAMESPACE();
 
 #include "core/strings.h"
 #include "ops/conv_transpose2d.h"
+#include "ops/cpu/activation.h"
+#include "ops/cpu/float16.h"
 #include "ops/cpu/kernel_registry.h"
 
 namespace webnn::ops::cpu {
@@ -52,8 +52,6 @@ HWY_EXPORT(ConvTranspose2dTiling);
 HWY_EXPORT(ConvTranspose2dGemm);
 HWY_EXPORT(ConvTranspose2dCol2imRow);
 HWY_EXPORT(ConvTranspose2dTransposeBlock);
-HWY_EXPORT(ConvTranspose2dF16ToF32);
-HWY_EXPORT(ConvTranspose2dF32ToF16);
 
 namespace {
 
@@ -345,12 +343,7 @@ void RunConvTranspose2d(const KernelContext& ctx) {
   const float* x = input.as<float>();
   if (f16) {
     float* x32 = Grow(t_input_f32, input.elements());
-    const size_t n = input.elements();
-    const size_t chunks = ChunkCount(double(n), CeilDiv(n, 4096), ctx.parallel.NumThreads());
-    ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
-      const size_t b = cb * n / chunks, e = ce * n / chunks;
-      HWY_DYNAMIC_DISPATCH(ConvTranspose2dF16ToF32)(input.as<uint16_t>() + b, x32 + b, e - b);
-    });
+    ConvertF16ToF32(input.as<uint16_t>(), x32, input.elements(), ctx.parallel);
     x = x32;
   }
   const size_t in_image = size_t{g.in_channels} * g.in_h * g.in_w;
@@ -365,14 +358,8 @@ void RunConvTranspose2d(const KernelContext& ctx) {
     // Rows finished per band, transposed into the nchw output in cache.
     float* y = f16 ? Grow(t_output_nchw, output.elements()) : output.as<float>();
     RunNhwc(ctx, g, *pf, bias, x, y, /*nchw_out=*/true);
-    if (f16) {
-      const size_t n = output.elements();
-      const size_t chunks = ChunkCount(double(n), CeilDiv(n, 4096), ctx.parallel.NumThreads());
-      ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
-        const size_t b = cb * n / chunks, e = ce * n / chunks;
-        HWY_DYNAMIC_DISPATCH(ConvTranspose2dF32ToF16)(y + b, output.as<uint16_t>() + b, e - b);
-      });
-    }
+    ApplyFusedActivation(attrs.activation, y, output.elements(), ctx.parallel);
+    if (f16) ConvertF32ToF16(y, output.as<uint16_t>(), output.elements(), ctx.parallel);
     return;
   }
   float* y = nchw || f16 ? Grow(t_output_nhwc, output.elements()) : output.as<float>();
@@ -383,14 +370,8 @@ void RunConvTranspose2d(const KernelContext& ctx) {
       Transpose(ctx, y + n * out_image, size_t{g.out_h} * g.out_w, g.out_channels, dst + n * out_image);
     y = dst;
   }
-  if (f16) {
-    const size_t n = output.elements();
-    const size_t chunks = ChunkCount(double(n), CeilDiv(n, 4096), ctx.parallel.NumThreads());
-    ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
-      const size_t b = cb * n / chunks, e = ce * n / chunks;
-      HWY_DYNAMIC_DISPATCH(ConvTranspose2dF32ToF16)(y + b, output.as<uint16_t>() + b, e - b);
-    });
-  }
+  ApplyFusedActivation(attrs.activation, y, output.elements(), ctx.parallel);
+  if (f16) ConvertF32ToF16(y, output.as<uint16_t>(), output.elements(), ctx.parallel);
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #define HWY_TARGET_INCLUDE "ops/cpu/cumulative_sum.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
+#include "ops/cpu/float16-inl.h"
 
 #include "core/float16.h"
 #include "ops/cpu/copy-inl.h"
@@ -113,15 +114,14 @@ HWY_INLINE void StoreAcc(uint8_t* p, typename ScanTypes<K>::Acc v) {
 // nearest-even float16. Values outside float32's normal range round the same
 // way either side (to Inf, or far below float16's smallest subnormal).
 template <class DD>
-HWY_INLINE hn::Vec<hn::Rebind<hwy::float16_t, DD>> DemoteToF16(DD dd, hn::Vec<DD> v) {
+HWY_INLINE hn::Vec<hn::Rebind<uint16_t, DD>> DemoteToF16(DD dd, hn::Vec<DD> v) {
   const hn::RebindToUnsigned<DD> du;
   const hn::Rebind<float, DD> df;
-  const hn::Rebind<hwy::float16_t, DD> dh;
   const auto dropped = hn::Set(du, (uint64_t{1} << 29) - 1);
   auto bits = hn::BitCast(du, v);
   const auto sticky = hn::IfThenElseZero(hn::Ne(hn::And(bits, dropped), hn::Zero(du)), hn::Set(du, uint64_t{1} << 29));
   bits = hn::Or(hn::AndNot(dropped, bits), sticky);
-  return hn::DemoteTo(dh, hn::DemoteTo(df, hn::BitCast(dd, bits)));
+  return F32ToF16Bits(df, hn::DemoteTo(df, hn::BitCast(dd, bits)));
 }
 
 // One row step of `width` lines: out = acc (+ x), acc += x.
@@ -139,8 +139,8 @@ HWY_INLINE void ScanRow(const uint8_t* HWY_RESTRICT src, uint8_t* HWY_RESTRICT d
       x = hn::PromoteTo(da, hn::LoadU(hn::Rebind<float, decltype(da)>(), reinterpret_cast<const float*>(src) + k));
     } else if constexpr (K == ScanKind::kF16) {
       const hn::Rebind<float, decltype(da)> df;
-      const hn::Rebind<hwy::float16_t, decltype(da)> dh;
-      x = hn::PromoteTo(da, hn::PromoteTo(df, hn::LoadU(dh, reinterpret_cast<const hwy::float16_t*>(src) + k)));
+      const hn::Rebind<uint16_t, decltype(da)> du16;
+      x = hn::PromoteTo(da, F16BitsToF32(df, hn::LoadU(du16, reinterpret_cast<const uint16_t*>(src) + k)));
     } else {
       x = hn::LoadU(da, reinterpret_cast<const Acc*>(src) + k);
     }
@@ -152,8 +152,8 @@ HWY_INLINE void ScanRow(const uint8_t* HWY_RESTRICT src, uint8_t* HWY_RESTRICT d
       const hn::Rebind<float, decltype(da)> df;
       hn::StoreU(hn::DemoteTo(df, a), df, reinterpret_cast<float*>(dst) + k);
     } else if constexpr (K == ScanKind::kF16) {
-      const hn::Rebind<hwy::float16_t, decltype(da)> dh;
-      hn::StoreU(DemoteToF16(da, a), dh, reinterpret_cast<hwy::float16_t*>(dst) + k);
+      const hn::Rebind<uint16_t, decltype(da)> du16;
+      hn::StoreU(DemoteToF16(da, a), du16, reinterpret_cast<uint16_t*>(dst) + k);
     } else {
       hn::StoreU(a, da, reinterpret_cast<Acc*>(dst) + k);
     }

@@ -23,6 +23,7 @@
 #include <hwy/contrib/math/math-inl.h>
 
 #include "ops/cpu/broadcast.h"
+#include "ops/cpu/elementwise.h"
 #include "ops/cpu/kernel_registry.h"
 #include "ops/cpu/vector_math-inl.h"
 
@@ -254,6 +255,11 @@ void RunBinary(const KernelContext& ctx) {
 }
 
 }  // namespace
+
+void ApplyBinaryF32(OpKind op, const float* a, bool a_vec, const float* b, bool b_vec, float* out, size_t n,
+                    bool stream) {
+  HWY_DYNAMIC_DISPATCH(BinaryRowF32)(op, a, a_vec, b, b_vec, out, n, stream);
+}
 
 void RegisterElementwiseBinaryKernels(OpKind op, KernelRegistry& registry) {
   // Every type the schema allows: float32, float16 and the 8/32/64-bit integers.

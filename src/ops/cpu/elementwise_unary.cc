@@ -21,6 +21,7 @@
 
 #include <cstring>
 
+#include "ops/cpu/elementwise.h"
 #include "ops/cpu/kernel_registry.h"
 #include "ops/cpu/vector_math-inl.h"
 
@@ -229,6 +230,10 @@ void RunIdentity(const KernelContext& ctx) {
 }
 
 }  // namespace
+
+void ApplyUnaryF32(OpKind op, const float* in, float* out, size_t n, bool stream) {
+  HWY_DYNAMIC_DISPATCH(UnaryRowF32)(op, in, out, n, stream);
+}
 
 void RegisterElementwiseUnaryKernels(OpKind op, KernelRegistry& registry) {
   // Every type each op's schema allows (float types; abs/neg/sign also

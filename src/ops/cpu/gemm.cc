@@ -12,6 +12,8 @@
 #include <memory>
 #include <vector>
 
+#include "ops/cpu/activation.h"
+#include "ops/cpu/float16.h"
 #include "ops/cpu/gemm.h"
 #include "ops/cpu/kernel_registry.h"
 #include "ops/gemm.h"
@@ -23,13 +25,6 @@ namespace {
 struct GemmPrepared {
   PackedB b;
 };
-
-void ToF32(const TensorView& t, std::vector<float>& dst, core::ParallelFor& parallel) {
-  const size_t count = t.elements();
-  dst.resize(count);
-  const uint16_t* src = t.as<uint16_t>();
-  parallel.Run(count, 32768, [&](size_t i0, size_t i1) { ConvertF16ToF32(src + i0, dst.data() + i0, i1 - i0); });
-}
 
 // out = alpha * A' x B' + beta * C, all float32. `c` is null when absent.
 void GemmOpF32(const GemmAttrs& attrs, size_t m, size_t n, size_t k, const float* a, const float* b,
@@ -64,6 +59,9 @@ void GemmOpF32(const GemmAttrs& attrs, size_t m, size_t n, size_t k, const float
     const size_t ldb = attrs.bTranspose ? k : n;
     GemmF32(m, n, k, a, lda, b, ldb, attrs.bTranspose, out, n, epilogue, options, parallel);
   }
+  // A fused activation runs over the finished [M, N] block: one extra pass
+  // over the output against K passes of compute.
+  ApplyFusedActivation(attrs.activation, out, m * n, parallel);
 }
 
 void RunGemm(const KernelContext& ctx) {
@@ -85,12 +83,9 @@ void RunGemm(const KernelContext& ctx) {
     return;
   }
   std::vector<float> a32, b32, c32, out32(m * n);
-  ToF32(a, a32, ctx.parallel);
-  if (!packed) ToF32(b, b32, ctx.parallel);
-  if (c) ToF32(*c, c32, ctx.parallel);
-  GemmOpF32(attrs, m, n, k, a32.data(), b32.data(), packed, c ? c32.data() : nullptr, c ? c->shape : no_shape, alpha,
-            beta, out32.data(), ctx.parallel);
-  ConvertF32ToF16(out32.data(), out.as<uint16_t>(), out32.size());
+  GemmOpF32(attrs, m, n, k, AsF32(&a, a32, ctx.parallel), packed ? nullptr : AsF32(&b, b32, ctx.parallel), packed,
+            AsF32(c, c32, ctx.parallel), c ? c->shape : no_shape, alpha, beta, out32.data(), ctx.parallel);
+  ConvertF32ToF16(out32.data(), out.as<uint16_t>(), out32.size(), ctx.parallel);
 }
 
 std::shared_ptr<const void> PrepareGemm(const PrepareContext& ctx) {

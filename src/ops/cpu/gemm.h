@@ -81,9 +81,4 @@ void GemmF32(size_t m, size_t n, size_t k, const float* a, size_t lda, const flo
              float* c, size_t ldc, const GemmEpilogue& epilogue, const GemmOptions& options,
              core::ParallelFor& parallel);
 
-// float16 <-> float32 conversion of `count` elements (binary16 bit patterns;
-// the narrowing rounds to nearest even, NaN stays NaN).
-void ConvertF16ToF32(const uint16_t* src, float* dst, size_t count);
-void ConvertF32ToF16(const float* src, uint16_t* dst, size_t count);
-
 }  // namespace webnn::ops::cpu

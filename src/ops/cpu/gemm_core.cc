@@ -35,6 +35,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "ops/cpu/float16.h"
 #include "ops/cpu/gemm.h"
 
 #ifndef WEBNN_GEMM_CORE_ONCE
@@ -786,74 +787,6 @@ void PackBPanels(const float* b, size_t k, size_t n, size_t ldb, bool transposed
   }
 }
 
-// Float16 -> float32 (exact), NaN payloads kept.
-HWY_INLINE float F16BitsToF32(uint16_t h) {
-  const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
-  const uint32_t exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
-  if (exp == 0) {  // zero or subnormal: mant * 2^-24, exact in float32
-    const float v = static_cast<float>(mant) * 0x1p-24f;
-    return sign ? -v : v;
-  }
-  const uint32_t bits = sign | (exp == 31 ? 0x7f800000u : (exp + 112) << 23) | (mant << 13);
-  float f;
-  std::memcpy(&f, &bits, sizeof(f));
-  return f;
-}
-
-void ConvertF16ToF32Impl(const uint16_t* src, float* dst, size_t count) {
-#if (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2) || \
-    (HWY_ARCH_ARM_A64 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR)
-  // F16C (x86) and FCVT (Arm) widen exactly in hardware.
-  const DF d;
-  const hn::Rebind<hwy::float16_t, DF> dh;
-  const size_t N = hn::Lanes(d);
-  const hwy::float16_t* s = reinterpret_cast<const hwy::float16_t*>(src);
-  size_t i = 0;
-  for (; i + N <= count; i += N) hn::StoreU(hn::PromoteTo(d, hn::LoadU(dh, s + i)), d, dst + i);
-  for (; i < count; ++i) dst[i] = F16BitsToF32(src[i]);
-#else
-  // Highway 1.0.3's emulated widening gets some subnormals and NaNs wrong.
-  for (size_t i = 0; i < count; ++i) dst[i] = F16BitsToF32(src[i]);
-#endif
-}
-
-// Float32 -> float16, rounding to nearest even, NaN kept NaN (quiet, payload
-// truncated), overflow to Inf, subnormal halves rounded too.
-HWY_INLINE uint16_t F32ToF16Bits(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, sizeof(x));
-  const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000);
-  const uint32_t abs = x & 0x7fffffffu;
-  if (abs > 0x7f800000u) return static_cast<uint16_t>(sign | 0x7e00 | ((abs >> 13) & 0x3ff));  // NaN
-  if (abs >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00);  // >= 65520: Inf
-  if (abs < 0x38800000u) {  // below 2^-14: a subnormal half, f * 2^24 rounded (exact scaling)
-    float v;
-    std::memcpy(&v, &abs, sizeof(v));
-    return static_cast<uint16_t>(sign | static_cast<uint16_t>(std::nearbyint(v * 0x1p24f)));
-  }
-  uint32_t m = abs - 0x38000000u;    // exponent rebiased from 127 to 15
-  m += 0xfffu + ((m >> 13) & 1u);    // round the 13 dropped bits to nearest even
-  return static_cast<uint16_t>(sign | (m >> 13));
-}
-
-void ConvertF32ToF16Impl(const float* src, uint16_t* dst, size_t count) {
-#if (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2) || \
-    (HWY_ARCH_ARM_A64 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR)
-  // F16C (x86) and FCVT (Arm) round to nearest even in hardware.
-  const DF d;
-  const hn::Rebind<hwy::float16_t, DF> dh;
-  const size_t N = hn::Lanes(d);
-  hwy::float16_t* o = reinterpret_cast<hwy::float16_t*>(dst);
-  size_t i = 0;
-  for (; i + N <= count; i += N) hn::StoreU(hn::DemoteTo(dh, hn::LoadU(d, src + i)), dh, o + i);
-  for (; i < count; ++i) dst[i] = F32ToF16Bits(src[i]);
-#else
-  // Highway 1.0.3 emulates the narrowing elsewhere by truncation (and NaN can
-  // come out finite): exact scalar rounding instead.
-  for (size_t i = 0; i < count; ++i) dst[i] = F32ToF16Bits(src[i]);
-#endif
-}
-
 }  // namespace HWY_NAMESPACE
 }  // namespace webnn::ops::cpu
 HWY_AFTER_NAMESPACE();
@@ -866,8 +799,6 @@ HWY_EXPORT(PackBPanels);
 HWY_EXPORT(GemmPackedF32);
 HWY_EXPORT(GemvUnpackedF32);
 HWY_EXPORT(GemmSmallMUnpackedF32);
-HWY_EXPORT(ConvertF16ToF32Impl);
-HWY_EXPORT(ConvertF32ToF16Impl);
 
 namespace {
 
@@ -975,14 +906,6 @@ void GemmF32(size_t m, size_t n, size_t k, const float* a, size_t lda, const flo
   packed.offset = ((64 - addr % 64) % 64) / sizeof(float);
   PackInto(packed, b, ldb, b_transposed, parallel);
   GemmF32(m, n, k, a, lda, packed, c, ldc, epilogue, options, parallel);
-}
-
-void ConvertF16ToF32(const uint16_t* src, float* dst, size_t count) {
-  HWY_DYNAMIC_DISPATCH(ConvertF16ToF32Impl)(src, dst, count);
-}
-
-void ConvertF32ToF16(const float* src, uint16_t* dst, size_t count) {
-  HWY_DYNAMIC_DISPATCH(ConvertF32ToF16Impl)(src, dst, count);
 }
 
 }  // namespace webnn::ops::cpu

@@ -6,6 +6,8 @@ namespace webnn::ops::cpu {
 
 #define WEBNN_OP(name, Family) void Register##Family##Kernels(OpKind op, KernelRegistry& registry);
 #include "ops/op_list.inc"
+#define WEBNN_INTERNAL_OP(name, Family) void Register##Family##Kernels(OpKind op, KernelRegistry& registry);
+#include "ops/internal_op_list.inc"
 
 namespace {
 DataTypeSet SlotTypes(const std::vector<DataTypeSet>& sets, const std::vector<SlotLimits>& schema, size_t slot) {
@@ -44,6 +46,8 @@ const KernelRegistry& Registry() {
   std::call_once(once, [] {
 #define WEBNN_OP(name, Family) Register##Family##Kernels(OpKind::name, registry);
 #include "ops/op_list.inc"
+#define WEBNN_INTERNAL_OP(name, Family) Register##Family##Kernels(OpKind::name, registry);
+#include "ops/internal_op_list.inc"
   });
   return registry;
 }

@@ -1,8 +1,10 @@
 // Kernels of the cpu device, registered per (op, data-type signature). Each
 // family in src/ops/op_list.inc has src/ops/cpu/<family>.cc defining
 //   void Register<Family>Kernels(OpKind op, KernelRegistry& registry);
-// which adds the kernels of `op`. opSupportLimits() of a cpu context is derived
-// from what is registered here, so it cannot promise what does not run.
+// which adds the kernels of `op` (likewise for the internal ops of
+// src/ops/internal_op_list.inc, which graph passes create). opSupportLimits()
+// of a cpu context is derived from what is registered here, so it cannot
+// promise what does not run.
 #pragma once
 
 #include <memory>
@@ -49,7 +51,7 @@ class KernelRegistry {
   DataTypeSet SupportedTypes(OpKind op, bool is_output, size_t slot) const;
 
  private:
-  std::vector<std::vector<CpuKernel>> kernels_ = std::vector<std::vector<CpuKernel>>(kOpCount);
+  std::vector<std::vector<CpuKernel>> kernels_ = std::vector<std::vector<CpuKernel>>(kOpKindCount);
 };
 
 // Every cpu kernel, registered once on first use.

@@ -25,6 +25,7 @@
 #include <memory>
 #include <vector>
 
+#include "ops/cpu/float16.h"
 #include "ops/cpu/gemm.h"
 #include "ops/cpu/kernel_registry.h"
 #include "ops/recurrent.h"
@@ -103,15 +104,6 @@ PackedB PackWeight(const TensorView& t, size_t dir, size_t rows, size_t cols, co
   return PackBF16(t.as<uint16_t>() + offset, cols, rows, cols, true, parallel);
 }
 
-const float* AsF32(const TensorView* t, std::vector<float>& storage, core::ParallelFor& parallel) {
-  if (t == nullptr || !t->present()) return nullptr;
-  if (t->type == DataType::kFloat32) return t->as<float>();
-  const size_t count = t->elements();
-  storage.resize(count);
-  const uint16_t* src = t->as<uint16_t>();
-  parallel.Run(count, 32768, [&](size_t i0, size_t i1) { ConvertF16ToF32(src + i0, storage.data() + i0, i1 - i0); });
-  return storage.data();
-}
 
 struct LstmProblem {
   size_t steps, batch, input_size, hidden, directions;
@@ -257,9 +249,9 @@ void RunLstm(const KernelContext& ctx) {
   }
 
   if (f16) {
-    ConvertF32ToF16(out_h32.data(), out_h.as<uint16_t>(), out_h32.size());
-    ConvertF32ToF16(out_c32.data(), out_c.as<uint16_t>(), out_c32.size());
-    if (out_seq) ConvertF32ToF16(out_seq32.data(), out_seq->as<uint16_t>(), out_seq32.size());
+    ConvertF32ToF16(out_h32.data(), out_h.as<uint16_t>(), out_h32.size(), ctx.parallel);
+    ConvertF32ToF16(out_c32.data(), out_c.as<uint16_t>(), out_c32.size(), ctx.parallel);
+    if (out_seq) ConvertF32ToF16(out_seq32.data(), out_seq->as<uint16_t>(), out_seq32.size(), ctx.parallel);
   }
 }
 

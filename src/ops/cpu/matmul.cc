@@ -13,8 +13,11 @@
 #include <memory>
 #include <vector>
 
+#include "ops/cpu/activation.h"
+#include "ops/cpu/float16.h"
 #include "ops/cpu/gemm.h"
 #include "ops/cpu/kernel_registry.h"
+#include "ops/gemm.h"
 
 namespace webnn::ops::cpu {
 namespace {
@@ -74,8 +77,8 @@ struct MatmulPlan {
 
 // The float32 product for every output matrix. `b` is the unpacked B, used
 // when `prepared` is null.
-void MatmulF32(const MatmulPlan& plan, const float* a, const float* b, const MatmulPrepared* prepared, float* out,
-               core::ParallelFor& parallel) {
+void MatmulF32(const MatmulPlan& plan, const float* a, const float* b, const MatmulPrepared* prepared,
+               const GemmEpilogue& epilogue, float* out, core::ParallelFor& parallel) {
   const size_t m = plan.m, n = plan.n, k = plan.k;
   const size_t batches = plan.a_index.size();
   bool shared_b = true, contiguous_a = true;
@@ -83,11 +86,10 @@ void MatmulF32(const MatmulPlan& plan, const float* a, const float* b, const Mat
     shared_b &= plan.b_index[i] == plan.b_index[0];
     contiguous_a &= plan.a_index[i] == i;
   }
-  const GemmEpilogue none;
   const GemmOptions plain;
   auto product = [&](size_t rows, const float* pa, size_t bi, float* pc, core::ParallelFor& par) {
-    if (prepared) GemmF32(rows, n, k, pa, k, prepared->b[bi], pc, n, none, plain, par);
-    else GemmF32(rows, n, k, pa, k, b + bi * k * n, n, false, pc, n, none, plain, par);
+    if (prepared) GemmF32(rows, n, k, pa, k, prepared->b[bi], pc, n, epilogue, plain, par);
+    else GemmF32(rows, n, k, pa, k, b + bi * k * n, n, false, pc, n, epilogue, plain, par);
   };
   if (shared_b && contiguous_a) return product(batches * m, a, plan.b_index[0], out, parallel);
   // Below ~4 MFLOP per product, give each thread whole products.
@@ -105,31 +107,53 @@ void MatmulF32(const MatmulPlan& plan, const float* a, const float* b, const Mat
     product(m, a + plan.a_index[i] * m * k, plan.b_index[i], out + i * m * n, parallel);
 }
 
-void ToF32(const TensorView& t, std::vector<float>& dst, core::ParallelFor& parallel) {
-  const size_t count = t.elements();
-  dst.resize(count);
-  const uint16_t* src = t.as<uint16_t>();
-  parallel.Run(count, 32768, [&](size_t i0, size_t i1) { ConvertF16ToF32(src + i0, dst.data() + i0, i1 - i0); });
-}
-
-void StoreF16(const std::vector<float>& src, const TensorView& t, core::ParallelFor& parallel) {
-  uint16_t* dst = t.as<uint16_t>();
-  parallel.Run(src.size(), 32768, [&](size_t i0, size_t i1) { ConvertF32ToF16(src.data() + i0, dst + i0, i1 - i0); });
-}
+// What the fusion pass (src/graph/passes.cc) moved into this matmul: a bias
+// along N (optional third input, [N] or one value) and an activation; relu and
+// clamp clamp in the GEMM epilogue, others run over the finished output.
+struct MatmulFusion {
+  std::vector<float> bias;
+  GemmEpilogue epilogue;
+  const std::optional<FusedActivation>* activation = nullptr;
+  MatmulFusion(const KernelContext& ctx, size_t n) {
+    if (ctx.inputs.size() > 2 && ctx.inputs[2].present()) {
+      const TensorView& c = ctx.inputs[2];
+      std::vector<float> storage;
+      const float* values = AsF32(&c, storage, ctx.parallel);
+      bias = c.elements() == n ? std::vector<float>(values, values + n) : std::vector<float>(n, values[0]);
+      epilogue.bias = bias.data();
+    }
+    const auto* attrs = dynamic_cast<const MatmulAttrs*>(&ctx.attrs);
+    if (!attrs || !attrs->activation) return;
+    activation = &attrs->activation;
+    const ActivationF32 act = MakeActivationF32(attrs->activation->op, attrs->activation->attrs);
+    if (act.op == OpKind::relu) epilogue.min = 0;
+    if (act.op == OpKind::clamp) {
+      epilogue.min = act.min_value;
+      epilogue.max = act.max_value;
+    }
+  }
+  void ApplyRest(float* out, size_t count, core::ParallelFor& parallel) const {
+    if (activation) ApplyFusedActivation(*activation, out, count, parallel, /*skip_clamps=*/true);
+  }
+};
 
 void RunMatmul(const KernelContext& ctx) {
   const TensorView& a = ctx.inputs[0];
   const TensorView& b = ctx.inputs[1];
   const TensorView& out = ctx.outputs[0];
   const MatmulPlan plan(a, b, out);
+  const MatmulFusion fusion(ctx, plan.n);
   const auto* prepared = static_cast<const MatmulPrepared*>(ctx.prepared);
-  if (out.type == DataType::kFloat32)
-    return MatmulF32(plan, a.as<float>(), b.as<float>(), prepared, out.as<float>(), ctx.parallel);
+  if (out.type == DataType::kFloat32) {
+    MatmulF32(plan, a.as<float>(), b.as<float>(), prepared, fusion.epilogue, out.as<float>(), ctx.parallel);
+    fusion.ApplyRest(out.as<float>(), out.elements(), ctx.parallel);
+    return;
+  }
   std::vector<float> a32, b32, out32(out.elements());
-  ToF32(a, a32, ctx.parallel);
-  if (!prepared) ToF32(b, b32, ctx.parallel);
-  MatmulF32(plan, a32.data(), b32.data(), prepared, out32.data(), ctx.parallel);
-  StoreF16(out32, out, ctx.parallel);
+  MatmulF32(plan, AsF32(&a, a32, ctx.parallel), prepared ? nullptr : AsF32(&b, b32, ctx.parallel), prepared,
+            fusion.epilogue, out32.data(), ctx.parallel);
+  fusion.ApplyRest(out32.data(), out32.size(), ctx.parallel);
+  ConvertF32ToF16(out32.data(), out.as<uint16_t>(), out32.size(), ctx.parallel);
 }
 
 // Packs a constant B (every batch matrix) when the graph is compiled.

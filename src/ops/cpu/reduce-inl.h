@@ -17,6 +17,8 @@
 
 #include <hwy/highway.h>
 
+#include "ops/cpu/float16-inl.h"
+
 HWY_BEFORE_NAMESPACE();
 namespace webnn::ops::cpu {
 namespace HWY_NAMESPACE {
@@ -68,61 +70,17 @@ HWY_INLINE void StoreTail(hn::Vec<D> v, D d, T* HWY_RESTRICT p, size_t n) {
 }
 
 // ---------------------------------------------------------------- float16
-// Highway 1.0.3 converts float16 in software on targets without F16C (SSE4,
-// scalar), mapping Inf/NaN to finite values; these targets use the exact
-// integer conversions below instead.
-#undef WEBNN_CPU_SOFT_F16
-#if HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_SSSE3 || HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
-#define WEBNN_CPU_SOFT_F16 1
-#else
-#define WEBNN_CPU_SOFT_F16 0
-#endif
-
 template <class DF>
 HWY_INLINE hn::Vec<DF> LoadF16AsF32(DF df, const F16* HWY_RESTRICT p) {
-#if WEBNN_CPU_SOFT_F16
-  const hn::RebindToUnsigned<DF> du;
   const hn::Rebind<uint16_t, DF> d16;
-  const auto h = hn::PromoteTo(du, hn::LoadU(d16, reinterpret_cast<const uint16_t*>(p)));
-  const auto sign = hn::ShiftLeft<16>(hn::And(h, hn::Set(du, 0x8000u)));
-  const auto e = hn::And(hn::ShiftRight<10>(h), hn::Set(du, 0x1Fu));
-  const auto m = hn::And(h, hn::Set(du, 0x3FFu));
-  const auto normal = hn::Or(hn::ShiftLeft<23>(hn::Add(e, hn::Set(du, 112u))), hn::ShiftLeft<13>(m));
-  const auto special = hn::Or(hn::Set(du, 0x7F800000u), hn::ShiftLeft<13>(m));  // Inf, NaN (payload kept)
-  const hn::RebindToSigned<DF> di;
-  const auto sub = hn::BitCast(du, hn::Mul(hn::ConvertTo(df, hn::BitCast(di, m)), hn::Set(df, 1.0f / 16777216.0f)));
-  auto bits = hn::IfThenElse(hn::Eq(e, hn::Zero(du)), sub, hn::IfThenElse(hn::Eq(e, hn::Set(du, 0x1Fu)), special, normal));
-  return hn::BitCast(df, hn::Or(bits, sign));
-#else
-  const hn::Rebind<F16, DF> dh;
-  return hn::PromoteTo(df, hn::LoadU(dh, p));
-#endif
+  return F16BitsToF32(df, hn::LoadU(d16, reinterpret_cast<const uint16_t*>(p)));
 }
 
 // Rounds to nearest even; overflow to Inf, NaN stays NaN.
 template <class DF>
 HWY_INLINE void StoreF32AsF16(hn::Vec<DF> v, DF df, F16* HWY_RESTRICT p) {
-#if WEBNN_CPU_SOFT_F16
-  const hn::RebindToUnsigned<DF> du;
-  const hn::RebindToSigned<DF> di;
   const hn::Rebind<uint16_t, DF> d16;
-  const auto x = hn::BitCast(du, v);
-  const auto sign = hn::And(hn::ShiftRight<16>(x), hn::Set(du, 0x8000u));
-  const auto a = hn::And(x, hn::Set(du, 0x7FFFFFFFu));
-  const auto ai = hn::BitCast(di, a);  // non-negative, so signed compares order it
-  // Normal: rebias the exponent and round the 13 dropped bits to nearest even.
-  const auto normal = hn::ShiftRight<13>(hn::Add(hn::Add(a, hn::Set(du, 0xC8000FFFu)),
-                                                 hn::And(hn::ShiftRight<13>(a), hn::Set(du, 1u))));
-  // Subnormal: |v| * 2^24 rounded to an integer (exact scaling, ties to even).
-  const auto sub = hn::BitCast(du, hn::ConvertTo(di, hn::Round(hn::Mul(hn::BitCast(df, a), hn::Set(df, 16777216.0f)))));
-  auto h = hn::IfThenElse(hn::RebindMask(du, hn::Lt(ai, hn::Set(di, 0x38800000))), sub, normal);
-  h = hn::IfThenElse(hn::RebindMask(du, hn::Gt(ai, hn::Set(di, 0x477FEFFF))), hn::Set(du, 0x7C00u), h);  // Inf
-  h = hn::IfThenElse(hn::RebindMask(du, hn::Gt(ai, hn::Set(di, 0x7F800000))), hn::Set(du, 0x7E00u), h);  // NaN
-  hn::StoreU(hn::DemoteTo(d16, hn::BitCast(di, hn::Or(h, sign))), d16, reinterpret_cast<uint16_t*>(p));
-#else
-  const hn::Rebind<F16, DF> dh;
-  hn::StoreU(hn::DemoteTo(dh, v), dh, p);
-#endif
+  hn::StoreU(F32ToF16Bits(df, v), d16, reinterpret_cast<uint16_t*>(p));
 }
 
 // ---------------------------------------------------------------- native lanes
@@ -137,11 +95,9 @@ HWY_INLINE hn::Vec<D> LoadLanes(D d, const E* HWY_RESTRICT p) {
 }
 template <class D, class E>
 HWY_INLINE hn::Vec<D> LoadLanesTail(D d, const E* HWY_RESTRICT p, size_t n) {
-  if constexpr (std::is_same_v<E, F16> && kSafeMasked<uint16_t> && !WEBNN_CPU_SOFT_F16) {
+  if constexpr (std::is_same_v<E, F16> && kSafeMasked<uint16_t>) {
     const hn::Rebind<uint16_t, D> du;
-    const hn::Rebind<F16, D> dh;
-    const auto bits = hn::MaskedLoad(hn::FirstN(du, n), du, reinterpret_cast<const uint16_t*>(p));
-    return hn::PromoteTo(d, hn::BitCast(dh, bits));
+    return F16BitsToF32(d, hn::MaskedLoad(hn::FirstN(du, n), du, reinterpret_cast<const uint16_t*>(p)));
   } else if constexpr (!std::is_same_v<E, F16>) {
     return LoadTail(d, p, n);
   } else {

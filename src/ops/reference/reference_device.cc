@@ -16,6 +16,7 @@ KernelFn ReferenceKernel(OpKind op) {
   case OpKind::name:           \
     return &ref::Run##Family;
 #include "ops/op_list.inc"
+    default: break;  // internal ops (graph passes) never reach the reference device
   }
   return nullptr;
 }

@@ -1,0 +1,152 @@
+// FuseElementwise (declared in graph/passes.h): chains of float32 element-wise
+// nodes become one fusedElementwise node (src/ops/fused_elementwise.h).
+//
+// A node continues the chain of the node producing one of its inputs when
+//  - both are element-wise ops a fusedElementwise step can be (unary ops,
+//    activations, add/sub/mul/div/max/min/pow; identity adds no step) with
+//    float32 operands and output, and
+//  - that input is not a graph output and no other node reads it,
+// so every intermediate of a chain is read exactly once, by the next node, and
+// the fused node can keep it in a cache-sized block instead of memory. Chains
+// of two or more nodes are fused. Only live nodes count (the nodes reaching
+// the graph outputs): activations that FuseActivations moved into a conv2d or
+// gemm are dead and stay where they are.
+//
+// The fused node's inputs are the chain's starting value and the other operand
+// of each binary step (deduplicated); it takes over the last node's output
+// operand and label, and the chain's nodes are left unreachable.
+#include <set>
+
+#include "graph/passes.h"
+#include "ops/activation.h"
+#include "ops/fused_elementwise.h"
+
+namespace webnn::graph {
+namespace {
+
+using ops::FusedElementwiseStep;
+
+bool IsFusable(const Graph& graph, const Node& node) {
+  if (!ops::IsFusableElementwise(node.op) || node.outputs.size() != 1) return false;
+  if (graph.operand(node.outputs[0]).desc.type != core::DataType::kFloat32) return false;
+  for (OperandId in : node.inputs)
+    if (in == kNoOperand || graph.operand(in).desc.type != core::DataType::kFloat32) return false;
+  return true;
+}
+
+// Builds the fused node's program from `chain` (node indices, in order).
+class ChainBuilder {
+ public:
+  explicit ChainBuilder(const Graph& graph) : graph_(graph) {}
+
+  void Build(const std::vector<uint32_t>& chain) {
+    OperandId running = kNoOperand;
+    for (uint32_t n : chain) {
+      const Node& node = graph_.nodes()[n];
+      if (running == kNoOperand) Start(node);
+      else Continue(node, running);
+      running = node.outputs[0];
+    }
+  }
+
+  std::vector<OperandId> inputs;
+  std::shared_ptr<ops::FusedElementwiseAttrs> attrs = std::make_shared<ops::FusedElementwiseAttrs>();
+
+ private:
+  int InputIndex(OperandId id) {
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (inputs[i] == id) return static_cast<int>(i);
+    inputs.push_back(id);
+    return static_cast<int>(inputs.size() - 1);
+  }
+
+  // The chain's first node: its input (or, for a binary op, the operand with
+  // the output's shape, so the kernel reads it directly) starts the program.
+  void Start(const Node& node) {
+    if (!ops::IsElementwiseBinary(node.op)) {
+      InputIndex(node.inputs[0]);
+      AddStep(node, FusedElementwiseStep::kRunningValue, false);
+      return;
+    }
+    const OperandId a = node.inputs[0], b = node.inputs[1];
+    const auto& out_shape = graph_.operand(node.outputs[0]).desc.shape;
+    const bool start_with_b = graph_.operand(a).desc.shape != out_shape && graph_.operand(b).desc.shape == out_shape;
+    InputIndex(start_with_b ? b : a);
+    if (a == b) AddStep(node, FusedElementwiseStep::kRunningValue, false);
+    else AddStep(node, InputIndex(start_with_b ? a : b), start_with_b);
+  }
+
+  // A later node, reading the running value `x`.
+  void Continue(const Node& node, OperandId x) {
+    if (!ops::IsElementwiseBinary(node.op)) return AddStep(node, FusedElementwiseStep::kRunningValue, false);
+    const OperandId a = node.inputs[0], b = node.inputs[1];
+    if (a == x && b == x) AddStep(node, FusedElementwiseStep::kRunningValue, false);
+    else if (a == x) AddStep(node, InputIndex(b), false);
+    else AddStep(node, InputIndex(a), true);
+  }
+
+  void AddStep(const Node& node, int operand, bool running_is_b) {
+    if (node.op == ops::OpKind::identity) return;
+    FusedElementwiseStep step;
+    step.op = node.op;
+    step.operand = operand;
+    step.running_is_b = running_is_b;
+    if (ops::IsActivation(node.op)) step.activation = static_cast<const ops::ActivationAttrs&>(*node.attrs);
+    attrs->steps.push_back(std::move(step));
+  }
+
+  const Graph& graph_;
+};
+
+}  // namespace
+
+int FuseElementwise(Graph& graph, const std::map<std::string, OperandId>& outputs) {
+  std::vector<OperandId> output_ids;
+  std::set<OperandId> graph_outputs;
+  for (const auto& [name, id] : outputs) {
+    output_ids.push_back(id);
+    graph_outputs.insert(id);
+  }
+  const std::vector<uint32_t> live = graph.NodesReaching(output_ids);
+  // Readers of each operand among the live nodes.
+  std::vector<std::vector<uint32_t>> consumers(graph.operands().size());
+  for (uint32_t n : live)
+    for (OperandId in : graph.nodes()[n].inputs)
+      if (in != kNoOperand && (consumers[in].empty() || consumers[in].back() != n)) consumers[in].push_back(n);
+
+  const size_t node_count = graph.nodes().size();
+  std::vector<bool> fusable(node_count, false), continues(node_count, false);
+  std::vector<int32_t> next(node_count, -1);
+  for (uint32_t n : live) fusable[n] = IsFusable(graph, graph.nodes()[n]);
+  for (uint32_t n : live) {
+    if (!fusable[n]) continue;
+    for (OperandId in : graph.nodes()[n].inputs) {
+      const int32_t p = graph.operand(in).producer;
+      if (p < 0 || !fusable[p] || graph_outputs.count(in) || consumers[in].size() != 1) continue;
+      next[p] = static_cast<int32_t>(n);
+      continues[n] = true;
+      break;
+    }
+  }
+
+  int fused = 0;
+  for (uint32_t head : live) {
+    if (!fusable[head] || continues[head] || next[head] < 0) continue;
+    std::vector<uint32_t> chain{head};
+    while (next[chain.back()] >= 0) chain.push_back(static_cast<uint32_t>(next[chain.back()]));
+    ChainBuilder builder(graph);
+    builder.Build(chain);
+    const Node& last = graph.nodes()[chain.back()];
+    const OperandId y = last.outputs[0];
+    const std::string label = last.label;
+    const OperandDesc desc = graph.operand(y).desc;
+    const uint32_t node = static_cast<uint32_t>(graph.nodes().size());
+    graph.AppendNode(ops::OpKind::fusedElementwise, label, std::move(builder.inputs), std::move(builder.attrs), {desc});
+    // The fused node now produces y; the chain's nodes become unreachable.
+    graph.SetNodeOutput(node, 0, y);
+    ++fused;
+  }
+  return fused;
+}
+
+}  // namespace webnn::graph

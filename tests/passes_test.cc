@@ -1,0 +1,234 @@
+// Graph passes (src/graph/passes.h): what they rewrite, checked on the
+// executed program, and that graphs give the reference device's results with
+// and without them.
+#include <cmath>
+#include <limits>
+#include <random>
+#include <sstream>
+
+#include "api/impl.h"
+#include "cross_device.h"
+#include "graph/graph.h"
+
+using namespace webnn;
+using namespace webnn::test;
+
+namespace {
+
+using Body = std::function<MLNamedOperands(MLGraphBuilder&)>;
+
+// The ops a compiled graph runs, in order.
+std::vector<std::string> ExecutedOps(MLDeviceType device, bool passes, const Body& body) {
+  MLContext ctx = ML::createContext({.device = device, .graphPasses = passes});
+  MLGraphBuilder builder(ctx);
+  MLGraph graph = builder.build(body(builder));
+  std::vector<std::string> ops;
+  for (uint32_t n : graph.impl()->nodes) ops.emplace_back(ops::OpName(graph.impl()->ir->nodes()[n].op));
+  return ops;
+}
+
+MLOperand Constant(MLGraphBuilder& b, std::vector<uint32_t> shape, float value) {
+  size_t count = 1;
+  for (uint32_t d : shape) count *= d;
+  MLOperandDescriptor desc{MLOperandDataType::kFloat32, {}};
+  for (uint32_t d : shape) desc.shape.emplace_back(d);
+  return b.constant(desc, MLBufferSource(Bytes(std::vector<float>(count, value))));
+}
+
+MLOperand Input(MLGraphBuilder& b, const std::string& name, std::vector<uint32_t> shape) {
+  MLOperandDescriptor desc{MLOperandDataType::kFloat32, {}};
+  for (uint32_t d : shape) desc.shape.emplace_back(d);
+  return b.input(name, desc);
+}
+
+using Strings = std::vector<std::string>;
+
+}  // namespace
+
+TEST_CASE("passes: bias and activation fuse into conv2d, gemm, matmul", "[passes]") {
+  const Body conv_add_relu = [](MLGraphBuilder& b) {
+    MLOperand y = b.conv2d(Input(b, "x", {1, 3, 8, 8}), Constant(b, {4, 3, 3, 3}, 0.1f));
+    return MLNamedOperands{{"out", b.relu(b.add(y, Constant(b, {1, 4, 1, 1}, 0.5f)))}};
+  };
+  CHECK(ExecutedOps(MLDeviceType::kCpu, true, conv_add_relu) == Strings{"conv2d"});
+  CHECK(ExecutedOps(MLDeviceType::kCpu, false, conv_add_relu) == Strings{"conv2d", "add", "relu"});
+  // The reference device is the oracle: it runs graphs as built.
+  CHECK(ExecutedOps(MLDeviceType::kReference, true, conv_add_relu) == Strings{"conv2d", "add", "relu"});
+
+  const Body matmul_add_sigmoid = [](MLGraphBuilder& b) {
+    MLOperand y = b.matmul(Input(b, "x", {2, 5, 6}), Constant(b, {6, 7}, 0.1f));
+    return MLNamedOperands{{"out", b.sigmoid(b.add(Constant(b, {7}, 0.5f), y))}};
+  };
+  CHECK(ExecutedOps(MLDeviceType::kCpu, true, matmul_add_sigmoid) == Strings{"matmul"});
+
+  const Body gemm_add_clamp = [](MLGraphBuilder& b) {
+    MLOperand y = b.gemm(Input(b, "a", {5, 6}), Input(b, "b", {6, 7}));
+    return MLNamedOperands{{"out", b.clamp(b.add(y, Input(b, "c", {5, 1})), {.minValue = MLNumber(0.0)})}};
+  };
+  CHECK(ExecutedOps(MLDeviceType::kCpu, true, gemm_add_clamp) == Strings{"gemm"});
+}
+
+TEST_CASE("passes: values still needed elsewhere are not fused away", "[passes]") {
+  // The conv output is a graph output: the relu stays.
+  CHECK(ExecutedOps(MLDeviceType::kCpu, true, [](MLGraphBuilder& b) {
+          MLOperand y = b.conv2d(Input(b, "x", {1, 3, 8, 8}), Constant(b, {4, 3, 3, 3}, 0.1f));
+          return MLNamedOperands{{"y", y}, {"out", b.relu(y)}};
+        }) == Strings{"conv2d", "relu"});
+  // Two readers of the conv output.
+  const Strings two = ExecutedOps(MLDeviceType::kCpu, true, [](MLGraphBuilder& b) {
+    MLOperand y = b.conv2d(Input(b, "x", {1, 3, 8, 8}), Constant(b, {4, 3, 3, 3}, 0.1f));
+    return MLNamedOperands{{"a", b.relu(y)}, {"b", b.sigmoid(y)}};
+  });
+  CHECK(two.size() == 3);
+  // Only one activation per producer; a second one stays a node.
+  CHECK(ExecutedOps(MLDeviceType::kCpu, true, [](MLGraphBuilder& b) {
+          MLOperand y = b.conv2d(Input(b, "x", {1, 3, 8, 8}), Constant(b, {4, 3, 3, 3}, 0.1f));
+          return MLNamedOperands{{"out", b.tanh(b.relu(y))}};
+        }) == Strings{"conv2d", "tanh"});
+  // A conv that has a bias keeps the add; an add that broadcasts along more
+  // than the channels is not a bias.
+  CHECK(ExecutedOps(MLDeviceType::kCpu, true, [](MLGraphBuilder& b) {
+          MLOperand y = b.conv2d(Input(b, "x", {1, 3, 8, 8}), Constant(b, {4, 3, 3, 3}, 0.1f),
+                                 {.bias = Constant(b, {4}, 1.0f)});
+          return MLNamedOperands{{"out", b.add(y, Constant(b, {1, 4, 1, 1}, 0.5f))}};
+        }) == Strings{"conv2d", "add"});
+  CHECK(ExecutedOps(MLDeviceType::kCpu, true, [](MLGraphBuilder& b) {
+          MLOperand y = b.conv2d(Input(b, "x", {1, 3, 8, 8}), Constant(b, {4, 3, 3, 3}, 0.1f));
+          return MLNamedOperands{{"out", b.add(y, Constant(b, {1, 4, 6, 1}, 0.5f))}};
+        }) == Strings{"conv2d", "add"});
+  // gemm whose C is taken, or beta != 1: the add stays.
+  CHECK(ExecutedOps(MLDeviceType::kCpu, true, [](MLGraphBuilder& b) {
+          MLOperand y = b.gemm(Input(b, "a", {5, 6}), Input(b, "b", {6, 7}), {.beta = 2.0});
+          return MLNamedOperands{{"out", b.add(y, Input(b, "c", {7}))}};
+        }) == Strings{"gemm", "add"});
+  // A bias that is not constant cannot become conv2d's packed bias.
+  CHECK(ExecutedOps(MLDeviceType::kCpu, true, [](MLGraphBuilder& b) {
+          MLOperand y = b.conv2d(Input(b, "x", {1, 3, 8, 8}), Constant(b, {4, 3, 3, 3}, 0.1f));
+          return MLNamedOperands{{"out", b.add(y, Input(b, "c", {1, 4, 1, 1}))}};
+        }) == Strings{"conv2d", "add"});
+}
+
+namespace {
+
+// Every activation with non-default options where it has them.
+const std::vector<std::pair<std::string, std::function<MLOperand(MLGraphBuilder&, MLOperand)>>>& Activations() {
+  static const std::vector<std::pair<std::string, std::function<MLOperand(MLGraphBuilder&, MLOperand)>>> list = {
+      {"relu", [](MLGraphBuilder& b, MLOperand x) { return b.relu(x); }},
+      {"clamp", [](MLGraphBuilder& b, MLOperand x) {
+         return b.clamp(x, {.minValue = MLNumber(-0.25), .maxValue = MLNumber(0.75)});
+       }},
+      {"clamp-min", [](MLGraphBuilder& b, MLOperand x) { return b.clamp(x, {.minValue = MLNumber(0.1)}); }},
+      {"sigmoid", [](MLGraphBuilder& b, MLOperand x) { return b.sigmoid(x); }},
+      {"hardSigmoid", [](MLGraphBuilder& b, MLOperand x) { return b.hardSigmoid(x, {.alpha = 0.3, .beta = 0.4}); }},
+      {"hardSwish", [](MLGraphBuilder& b, MLOperand x) { return b.hardSwish(x); }},
+      {"leakyRelu", [](MLGraphBuilder& b, MLOperand x) { return b.leakyRelu(x, {.alpha = 0.2}); }},
+      {"gelu", [](MLGraphBuilder& b, MLOperand x) { return b.gelu(x); }},
+      {"elu", [](MLGraphBuilder& b, MLOperand x) { return b.elu(x, {.alpha = 0.7}); }},
+      {"softplus", [](MLGraphBuilder& b, MLOperand x) { return b.softplus(x); }},
+      {"softsign", [](MLGraphBuilder& b, MLOperand x) { return b.softsign(x); }},
+      {"tanh", [](MLGraphBuilder& b, MLOperand x) { return b.tanh(x); }},
+      {"linear", [](MLGraphBuilder& b, MLOperand x) { return b.linear(x, {.alpha = 1.5, .beta = -0.25}); }},
+  };
+  return list;
+}
+
+// Runs `body` on cpu with and without passes against the reference.
+void CheckBothWays(const std::string& what, const std::vector<InputSpec>& inputs, const GraphBody& body,
+                   MLOperandDataType type, uint64_t seed) {
+  // Sums of up to ~50 products of values in [-1, 1): float32 within 1e-4;
+  // float16 rounds each op's result when unfused (a few ULP of values < 16).
+  const Tolerance tol = Tolerance::Atol(type == MLOperandDataType::kFloat16 ? 0.05 : 2e-4);
+  for (bool passes : {true, false}) {
+    INFO(what << (passes ? " (passes)" : " (no passes)"));
+    CHECK(CheckAgainstReference({.device = MLDeviceType::kCpu, .graphPasses = passes}, what, inputs, body, tol,
+                                seed) > 0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("passes: fused conv2d / convTranspose2d / gemm / matmul match the reference", "[passes]") {
+  std::mt19937_64 rng(7);
+  uint64_t seed = 1;
+  for (MLOperandDataType type : {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16}) {
+    for (const auto& [name, act] : Activations()) {
+      const std::string t = type == MLOperandDataType::kFloat16 ? " f16" : " f32";
+      auto spec = [&](std::vector<uint32_t> shape, bool constant) {
+        return InputSpec{.type = type, .shape = std::move(shape), .constant = constant};
+      };
+      const uint32_t c = 1 + rng() % 7, h = 1 + rng() % 9, w = 1 + rng() % 9, k = 1 + rng() % 6;
+      // conv2d nchw + bias add + activation.
+      CheckBothWays("conv2d+add+" + name + t,
+                    {spec({2, c, h + 2, w + 2}, false), spec({k, c, 3, 3}, true), spec({1, k, 1, 1}, true)},
+                    [&](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+                      MLOperand y = b.conv2d(in[0], in[1], {.padding = std::vector<uint32_t>{1, 0, 0, 1}});
+                      return MLNamedOperands{{"out", act(b, b.add(y, in[2]))}};
+                    },
+                    type, seed++);
+      // Depthwise nhwc with its own bias + activation.
+      CheckBothWays("depthwise nhwc+" + name + t,
+                    {spec({1, h, w, c}, false), spec({1, 3, 3, c}, true), spec({c}, true)},
+                    [&](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+                      MLOperand y = b.conv2d(in[0], in[1],
+                                             {.padding = std::vector<uint32_t>{1, 1, 1, 1},
+                                              .groups = c,
+                                              .inputLayout = MLInputOperandLayout::kNhwc,
+                                              .filterLayout = MLConv2dFilterOperandLayout::kIhwo,
+                                              .bias = in[2]});
+                      return MLNamedOperands{{"out", act(b, y)}};
+                    },
+                    type, seed++);
+      // convTranspose2d + bias add + activation.
+      CheckBothWays("convTranspose2d+add+" + name + t,
+                    {spec({1, c, h, w}, false), spec({c, k, 3, 3}, true), spec({k, 1, 1}, true)},
+                    [&](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+                      MLOperand y = b.convTranspose2d(in[0], in[1], {.strides = std::vector<uint32_t>{2, 2}});
+                      return MLNamedOperands{{"out", act(b, b.add(y, in[2]))}};
+                    },
+                    type, seed++);
+      // gemm (transposed A) + add of a [M, 1] C + activation.
+      const uint32_t m = 1 + rng() % 40, n = 1 + rng() % 40, kk = 1 + rng() % 40;
+      CheckBothWays("gemm+add+" + name + t, {spec({kk, m}, false), spec({kk, n}, true), spec({m, 1}, false)},
+                    [&](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+                      MLOperand y = b.gemm(in[0], in[1], {.alpha = 0.5, .aTranspose = true});
+                      return MLNamedOperands{{"out", act(b, b.add(y, in[2]))}};
+                    },
+                    type, seed++);
+      // Batched matmul with a broadcast constant B + bias along N + activation.
+      CheckBothWays("matmul+add+" + name + t, {spec({3, m, kk}, false), spec({kk, n}, true), spec({n}, true)},
+                    [&](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+                      return MLNamedOperands{{"out", act(b, b.add(b.matmul(in[0], in[1]), in[2]))}};
+                    },
+                    type, seed++);
+    }
+  }
+}
+
+TEST_CASE("passes: fused clamps keep NaN and infinities as the ops do", "[passes]") {
+  // A 1x1 identity conv and an identity matmul pass the values through to
+  // the fused relu / clamp.
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> x = {nan, -inf, inf, -1.0f, 2.0f, -0.0f};
+  for (bool use_clamp : {false, true}) {
+    auto act = [&](MLGraphBuilder& b, MLOperand y) {
+      return use_clamp ? b.clamp(y, {.minValue = MLNumber(-0.5), .maxValue = MLNumber(1.0)}) : b.relu(y);
+    };
+    const auto body = [&](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+      MLOperand conv = b.conv2d(in[0], Constant(b, {1, 1, 1, 1}, 1.0f));
+      MLOperand mm = b.matmul(b.reshape(in[0], {6, 1}), Constant(b, {1, 1}, 1.0f));
+      return MLNamedOperands{{"conv", act(b, conv)}, {"matmul", act(b, mm)}};
+    };
+    const std::vector<HostTensor> inputs = {Tensor(MLOperandDataType::kFloat32, {1, 1, 1, 6}, x)};
+    auto want = Run(MLDeviceType::kReference, inputs, body);
+    auto got = Run(MLDeviceType::kCpu, inputs, body);
+    for (const char* out : {"conv", "matmul"}) {
+      const auto w = FromBytes<float>(want[out].data), g = FromBytes<float>(got[out].data);
+      REQUIRE(w.size() == g.size());
+      for (size_t i = 0; i < w.size(); ++i) {
+        INFO(out << (use_clamp ? " clamp" : " relu") << " element " << i);
+        if (std::isnan(w[i])) CHECK(std::isnan(g[i]));
+        else CHECK(g[i] == w[i]);
+      }
+    }
+  }
+}
