@@ -1,6 +1,7 @@
 // Graph passes (src/graph/passes.h): what they rewrite, checked on the
 // executed program, and that graphs give the reference device's results with
 // and without them.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -85,11 +86,11 @@ TEST_CASE("passes: values still needed elsewhere are not fused away", "[passes]"
           MLOperand y = b.conv2d(Input(b, "x", {1, 3, 8, 8}), Constant(b, {4, 3, 3, 3}, 0.1f));
           return MLNamedOperands{{"out", b.tanh(b.relu(y))}};
         }) == Strings{"conv2d", "tanh"});
-  // A conv that has a bias keeps the add; an add that broadcasts along more
-  // than the channels is not a bias.
+  // A conv whose bias is not a constant keeps the add; an add that broadcasts
+  // along more than the channels is not a bias.
   CHECK(ExecutedOps(MLDeviceType::kCpu, true, [](MLGraphBuilder& b) {
           MLOperand y = b.conv2d(Input(b, "x", {1, 3, 8, 8}), Constant(b, {4, 3, 3, 3}, 0.1f),
-                                 {.bias = Constant(b, {4}, 1.0f)});
+                                 {.bias = Input(b, "bias", {4})});
           return MLNamedOperands{{"out", b.add(y, Constant(b, {1, 4, 1, 1}, 0.5f))}};
         }) == Strings{"conv2d", "add"});
   CHECK(ExecutedOps(MLDeviceType::kCpu, true, [](MLGraphBuilder& b) {
@@ -229,6 +230,130 @@ TEST_CASE("passes: fused clamps keep NaN and infinities as the ops do", "[passes
         if (std::isnan(w[i])) CHECK(std::isnan(g[i]));
         else CHECK(g[i] == w[i]);
       }
+    }
+  }
+}
+
+TEST_CASE("passes: affine maps and batchNormalization fold into conv2d weights", "[passes]") {
+  // conv -> mul(per-channel) -> add(scalar) -> batchNormalization -> relu: one conv.
+  const auto body = [](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+    MLOperand y = b.conv2d(in[0], in[1], {.padding = std::vector<uint32_t>{1, 1, 1, 1}, .bias = in[2]});
+    y = b.add(b.mul(in[3], y), in[4]);
+    y = b.batchNormalization(y, in[5], in[6], {.scale = in[7], .bias = in[8], .epsilon = 1e-3});
+    return MLNamedOperands{{"out", b.relu(y)}};
+  };
+  const auto spec = [](std::vector<uint32_t> shape, double lo = -1, double hi = 1) {
+    return InputSpec{.shape = std::move(shape), .lo = lo, .hi = hi, .constant = true};
+  };
+  const std::vector<InputSpec> inputs = {InputSpec{.shape = {2, 3, 9, 7}},
+                                         spec({5, 3, 3, 3}),
+                                         spec({5}),
+                                         spec({1, 5, 1, 1}),
+                                         spec({}),
+                                         spec({5}),
+                                         spec({5}, 0.5, 2),
+                                         spec({5}),
+                                         spec({5})};
+  CheckBothWays("conv+mul+add+batchNorm+relu", inputs, body, MLOperandDataType::kFloat32, 11);
+  CHECK(ExecutedOps(MLDeviceType::kCpu, true, [&](MLGraphBuilder& b) {
+          std::vector<MLOperand> in = {Input(b, "x", {2, 3, 9, 7}), Constant(b, {5, 3, 3, 3}, 0.1f),
+                                       Constant(b, {5}, 0.2f),      Constant(b, {1, 5, 1, 1}, 1.5f),
+                                       Constant(b, {}, 0.25f),      Constant(b, {5}, 0.1f),
+                                       Constant(b, {5}, 1.0f),      Constant(b, {5}, 2.0f),
+                                       Constant(b, {5}, -1.0f)};
+          return body(b, in);
+        }) == Strings{"conv2d"});
+  // nhwc with an hwio filter: the channel axis is last in both.
+  CheckBothWays("nhwc conv+mul+add",
+                {InputSpec{.shape = {1, 6, 5, 4}}, spec({3, 3, 4, 2}), spec({2}), spec({2})},
+                [](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+                  MLOperand y = b.conv2d(in[0], in[1],
+                                         {.inputLayout = MLInputOperandLayout::kNhwc,
+                                          .filterLayout = MLConv2dFilterOperandLayout::kHwio});
+                  return MLNamedOperands{{"out", b.add(b.mul(y, in[2]), in[3])}};
+                },
+                MLOperandDataType::kFloat32, 12);
+  // A scale that is not a constant stays a mul.
+  CHECK(ExecutedOps(MLDeviceType::kCpu, true, [](MLGraphBuilder& b) {
+          MLOperand y = b.conv2d(Input(b, "x", {1, 3, 8, 8}), Constant(b, {4, 3, 3, 3}, 0.1f));
+          return MLNamedOperands{{"out", b.mul(y, Input(b, "s", {1, 4, 1, 1}))}};
+        }) == Strings{"conv2d", "mul"});
+}
+
+TEST_CASE("passes: hardSwish written out becomes one op fused into the conv", "[passes]") {
+  // div(mul(a, clamp(a + 3, 0, 6)), 6) and mul(a, div(clamp(3 + a, 0, 6), 6)).
+  const auto relu6 = [](MLGraphBuilder& b, MLOperand a, bool three_first) {
+    MLOperand three = Constant(b, {}, 3.0f);
+    return b.clamp(three_first ? b.add(three, a) : b.add(a, three),
+                   {.minValue = MLNumber(0.0), .maxValue = MLNumber(6.0)});
+  };
+  for (bool div_last : {true, false}) {
+    const auto body = [&](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+      MLOperand a = b.conv2d(in[0], in[1], {.padding = std::vector<uint32_t>{1, 1, 1, 1}});
+      MLOperand six = Constant(b, {}, 6.0f);
+      MLOperand hs = div_last ? b.div(b.mul(a, relu6(b, a, false)), six) : b.mul(b.div(relu6(b, a, true), six), a);
+      return MLNamedOperands{{"out", hs}};
+    };
+    const std::vector<InputSpec> inputs = {InputSpec{.shape = {1, 4, 11, 9}, .lo = -4, .hi = 4},
+                                           InputSpec{.shape = {6, 4, 3, 3}, .constant = true}};
+    CheckBothWays(div_last ? "div(mul(a, relu6(a + 3)), 6)" : "mul(div(relu6(3 + a), 6), a)", inputs, body,
+                  MLOperandDataType::kFloat32, 13);
+    CHECK(ExecutedOps(MLDeviceType::kCpu, true, [&](MLGraphBuilder& b) {
+            return body(b, {Input(b, "x", {1, 4, 11, 9}), Constant(b, {6, 4, 3, 3}, 0.1f)});
+          }) == Strings{"conv2d"});
+  }
+  // Another constant than 3 or 6, or an intermediate read elsewhere: unchanged.
+  CHECK(ExecutedOps(MLDeviceType::kCpu, true, [&](MLGraphBuilder& b) {
+          MLOperand a = Input(b, "x", {1, 4, 5, 5});
+          MLOperand r = b.clamp(b.add(a, Constant(b, {}, 2.0f)), {.minValue = MLNumber(0.0), .maxValue = MLNumber(6.0)});
+          return MLNamedOperands{{"out", b.div(b.mul(a, r), Constant(b, {}, 6.0f))}};
+        }) != Strings{"hardSwish"});
+  const Strings kept = ExecutedOps(MLDeviceType::kCpu, true, [&](MLGraphBuilder& b) {
+    MLOperand a = Input(b, "x", {1, 4, 5, 5});
+    MLOperand r = relu6(b, a, false);
+    return MLNamedOperands{{"out", b.div(b.mul(a, r), Constant(b, {}, 6.0f))}, {"r", r}};
+  });
+  CHECK(std::count(kept.begin(), kept.end(), "hardSwish") == 0);
+}
+
+TEST_CASE("passes: scalar mul / add after a fused activation join its epilogue", "[passes]") {
+  struct Case {
+    const char* what;
+    std::function<MLOperand(MLGraphBuilder&, const std::vector<MLOperand>&)> producer;
+    std::vector<InputSpec> inputs;
+  };
+  const std::vector<Case> cases = {
+      {"conv2d",
+       [](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+         return b.conv2d(in[0], in[1], {.padding = std::vector<uint32_t>{1, 1, 1, 1}});
+       },
+       {InputSpec{.shape = {1, 3, 7, 6}}, InputSpec{.shape = {4, 3, 3, 3}, .constant = true}}},
+      {"convTranspose2d",
+       [](MLGraphBuilder& b, const std::vector<MLOperand>& in) { return b.convTranspose2d(in[0], in[1]); },
+       {InputSpec{.shape = {1, 3, 5, 4}}, InputSpec{.shape = {3, 2, 3, 3}, .constant = true}}},
+      {"gemm", [](MLGraphBuilder& b, const std::vector<MLOperand>& in) { return b.gemm(in[0], in[1]); },
+       {InputSpec{.shape = {9, 17}}, InputSpec{.shape = {17, 5}}}},
+      {"matmul", [](MLGraphBuilder& b, const std::vector<MLOperand>& in) { return b.matmul(in[0], in[1]); },
+       {InputSpec{.shape = {2, 9, 17}}, InputSpec{.shape = {17, 5}, .constant = true}}},
+  };
+  uint64_t seed = 40;
+  for (const Case& c : cases) {
+    for (const char* act : {"relu", "hardSwish", "sigmoid", "clamp"}) {
+      const auto body = [&](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+        MLOperand y = ApplyUnaryOp(b, act, c.producer(b, in), {.lo = MLNumber(-0.5), .hi = MLNumber(0.5)});
+        y = b.add(Constant(b, {1}, 0.25f), b.mul(y, Constant(b, {}, -1.5f)));
+        return MLNamedOperands{{"out", b.mul(y, Constant(b, {}, 2.0f))}};
+      };
+      CheckBothWays(std::string(c.what) + "+" + act + "+mul+add+mul", c.inputs, body, MLOperandDataType::kFloat32,
+                    seed++);
+      CHECK(ExecutedOps(MLDeviceType::kCpu, true, [&](MLGraphBuilder& b) {
+              std::vector<MLOperand> in;
+              for (size_t i = 0; i < c.inputs.size(); ++i) {
+                if (c.inputs[i].constant) in.push_back(Constant(b, c.inputs[i].shape, 0.1f));
+                else in.push_back(Input(b, "in" + std::to_string(i), c.inputs[i].shape));
+              }
+              return body(b, in);
+            }).size() == 1);
     }
   }
 }

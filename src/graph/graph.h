@@ -89,6 +89,12 @@ class Graph {
   // Makes `node` produce `operand` as its output `index` (the operand's old
   // producer, if any, no longer does).
   void SetNodeOutput(uint32_t node, size_t index, OperandId operand);
+  // Makes an unreachable node read and produce nothing (it stays in the list,
+  // so node indices do not change).
+  void DetachNode(uint32_t node) {
+    nodes_.at(node).inputs.clear();
+    nodes_.at(node).outputs.clear();
+  }
   // Nodes reading each operand (index: operand id).
   std::vector<std::vector<uint32_t>> Consumers() const;
 

@@ -1,5 +1,7 @@
 #include "graph/passes.h"
 
+#include <cmath>
+#include <cstring>
 #include <set>
 
 #include "graph/layout_pass.h"
@@ -7,6 +9,7 @@
 #include "ops/conv2d.h"
 #include "ops/conv_transpose2d.h"
 #include "ops/gemm.h"
+#include "ops/normalization.h"
 
 namespace webnn::graph {
 
@@ -103,7 +106,202 @@ std::optional<OperandId> ChannelBias(Graph& graph, const Node& conv, OperandId c
   return graph.AddHostConstant(bias_desc, *co.constant->host);
 }
 
+// The float32 values of a constant with host data, or nothing.
+std::optional<std::vector<float>> HostFloats(const Graph& graph, OperandId id) {
+  if (id == kNoOperand) return std::nullopt;
+  const Operand& o = graph.operand(id);
+  if (o.kind != Operand::Kind::kConstant || !o.constant || !o.constant->host ||
+      o.desc.type != core::DataType::kFloat32)
+    return std::nullopt;
+  std::vector<float> values(o.constant->host->size() / sizeof(float));
+  std::memcpy(values.data(), o.constant->host->data(), values.size() * sizeof(float));
+  return values;
+}
+
+OperandId AddFloatConstant(Graph& graph, std::vector<uint32_t> shape, const std::vector<float>& values) {
+  OperandDesc desc{core::DataType::kFloat32, {}};
+  for (uint32_t d : shape) desc.shape.push_back(core::Dim::Static(d));
+  std::vector<std::byte> bytes(values.size() * sizeof(float));
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  return graph.AddHostConstant(desc, std::move(bytes));
+}
+
+bool IsScalarConstant(const Graph& graph, OperandId id, float value) {
+  const auto v = HostFloats(graph, id);
+  return v && v->size() == 1 && (*v)[0] == value;
+}
+
+// A float32 conv2d whose filter (and bias, if any) are host constants, that
+// an affine map of its output can be folded into.
+struct FoldableConv {
+  uint32_t node;
+  std::vector<float> filter, bias;  // bias: one per output channel (zeros if absent)
+  size_t out_channels;
+  bool filter_out_axis_first;  // oihw / ohwi: O is the outermost dimension
+  size_t channel_from_end;     // the output's channel axis, counted from the end
+};
+
+std::optional<FoldableConv> AsFoldableConv(const Graph& graph, uint32_t n) {
+  const Node& conv = graph.nodes()[n];
+  if (conv.op != ops::OpKind::conv2d || conv.outputs.empty()) return std::nullopt;  // detached
+  const auto& attrs = static_cast<const ops::Conv2dAttrs&>(*conv.attrs);
+  if (attrs.activation) return std::nullopt;
+  auto filter = HostFloats(graph, conv.inputs[1]);
+  if (!filter) return std::nullopt;
+  const OperandDesc& y = graph.operand(conv.outputs[0]).desc;
+  const size_t channel_from_end = attrs.inputLayout == MLInputOperandLayout::kNchw ? 2 : 0;
+  const core::Dim& channels = y.shape[y.shape.size() - 1 - channel_from_end];
+  if (!channels.IsStatic()) return std::nullopt;
+  FoldableConv f{n, std::move(*filter), std::vector<float>(channels.size, 0.0f), channels.size,
+                 attrs.filterLayout == MLConv2dFilterOperandLayout::kOihw ||
+                     attrs.filterLayout == MLConv2dFilterOperandLayout::kOhwi,
+                 channel_from_end};
+  if (conv.inputs[2] != kNoOperand) {
+    auto bias = HostFloats(graph, conv.inputs[2]);
+    if (!bias) return std::nullopt;
+    f.bias = std::move(*bias);
+  }
+  return f;
+}
+
+// One value per output channel from a constant that varies at most along
+// the conv output's channel axis (a scalar repeats).
+std::optional<std::vector<float>> PerChannel(const Graph& graph, OperandId c, const FoldableConv& conv) {
+  auto values = HostFloats(graph, c);
+  if (!values) return std::nullopt;
+  const OperandDesc& y = graph.operand(graph.nodes()[conv.node].outputs[0]).desc;
+  if (!OnlyAlongAxis(graph.operand(c).desc.shape, y.shape.size(), conv.channel_from_end)) return std::nullopt;
+  if (values->size() == 1) return std::vector<float>(conv.out_channels, (*values)[0]);
+  if (values->size() != conv.out_channels) return std::nullopt;
+  return values;
+}
+
+// y * scale + shift per output channel as new filter and bias constants.
+void ApplyAffine(Graph& graph, FoldableConv& conv, const std::vector<float>& scale, const std::vector<float>& shift) {
+  const size_t per_channel = conv.filter.size() / conv.out_channels;
+  for (size_t i = 0; i < conv.filter.size(); ++i)
+    conv.filter[i] *= scale[conv.filter_out_axis_first ? i / per_channel : i % conv.out_channels];
+  for (size_t o = 0; o < conv.out_channels; ++o) conv.bias[o] = conv.bias[o] * scale[o] + shift[o];
+  const Node& node = graph.nodes()[conv.node];
+  std::vector<uint32_t> filter_shape;
+  for (const core::Dim& d : graph.operand(node.inputs[1]).desc.shape) filter_shape.push_back(d.size);
+  graph.SetNodeInput(conv.node, 1, AddFloatConstant(graph, filter_shape, conv.filter));
+  graph.SetNodeInput(conv.node, 2, AddFloatConstant(graph, {static_cast<uint32_t>(conv.out_channels)}, conv.bias));
+}
+
 }  // namespace
+
+int FoldAffineIntoConvs(Graph& graph, const std::map<std::string, OperandId>& outputs) {
+  const std::set<OperandId> graph_outputs = OutputSet(outputs);
+  // A fold leaves the consumer unreachable but still listed as a reader, so
+  // counts only ever overstate readers: computed once.
+  const auto consumers = graph.Consumers();
+  int folded = 0;
+  for (uint32_t n = 0; n < graph.nodes().size(); ++n) {
+    std::optional<FoldableConv> conv = AsFoldableConv(graph, n);
+    if (!conv) continue;
+    // Absorb consumers one after another: conv -> mul -> add -> batchNorm ...
+    for (;;) {
+      const OperandId y = graph.nodes()[n].outputs[0];
+      if (graph_outputs.count(y) || consumers[y].size() != 1) break;
+      const Node next = graph.nodes()[consumers[y][0]];
+      const std::vector<float> ones(conv->out_channels, 1.0f), zeros(conv->out_channels, 0.0f);
+      std::optional<std::vector<float>> scale, shift;
+      if ((next.op == ops::OpKind::mul || next.op == ops::OpKind::add) && next.inputs.size() == 2) {
+        const OperandId c = next.inputs[0] == y ? next.inputs[1] : next.inputs[0];
+        if (c == y) break;
+        auto values = PerChannel(graph, c, *conv);
+        if (!values || graph.operand(next.outputs[0]).desc.shape != graph.operand(y).desc.shape) break;
+        if (next.op == ops::OpKind::mul) scale = std::move(values), shift = zeros;
+        else scale = ones, shift = std::move(values);
+      } else if (next.op == ops::OpKind::batchNormalization && next.inputs[0] == y) {
+        // (y - mean) / sqrt(variance + epsilon) * s + b along the channel axis.
+        const auto& bn = static_cast<const ops::BatchNormalizationAttrs&>(*next.attrs);
+        const size_t rank = graph.operand(y).desc.shape.size();
+        if (bn.axis != rank - 1 - conv->channel_from_end) break;
+        auto mean = HostFloats(graph, next.inputs[1]), variance = HostFloats(graph, next.inputs[2]);
+        auto s = next.inputs[3] == kNoOperand ? std::optional(ones) : HostFloats(graph, next.inputs[3]);
+        auto b = next.inputs[4] == kNoOperand ? std::optional(zeros) : HostFloats(graph, next.inputs[4]);
+        if (!mean || !variance || !s || !b) break;
+        scale = zeros, shift = zeros;
+        for (size_t o = 0; o < conv->out_channels; ++o) {
+          // In double, as the reference computes the normalization.
+          const double k = (*s)[o] / std::sqrt(double((*variance)[o]) + bn.epsilon);
+          (*scale)[o] = static_cast<float>(k);
+          (*shift)[o] = static_cast<float>((*b)[o] - (*mean)[o] * k);
+        }
+      } else {
+        break;
+      }
+      ApplyAffine(graph, *conv, *scale, *shift);
+      graph.SetNodeOutput(n, 0, next.outputs[0]);
+      ++folded;
+    }
+  }
+  return folded;
+}
+
+int RecognizeHardSwish(Graph& graph, const std::map<std::string, OperandId>& outputs) {
+  const std::set<OperandId> graph_outputs = OutputSet(outputs);
+  const auto consumers = graph.Consumers();
+  // An intermediate only the pattern reads.
+  auto private_value = [&](OperandId id, size_t readers) {
+    return graph.operand(id).producer >= 0 && !graph_outputs.count(id) && consumers[id].size() == readers;
+  };
+  auto producer = [&](OperandId id, ops::OpKind op) -> const Node* {
+    const int32_t p = graph.operand(id).producer;
+    return p >= 0 && graph.nodes()[p].op == op ? &graph.nodes()[p] : nullptr;
+  };
+  // clamp(add(a, 3), 0, 6) (either add operand order): returns a.
+  auto relu6_of_a_plus_3 = [&](OperandId id) -> std::optional<OperandId> {
+    const Node* clamp = producer(id, ops::OpKind::clamp);
+    if (!clamp || !private_value(id, 1) || !private_value(clamp->inputs[0], 1)) return std::nullopt;
+    const auto& bounds = static_cast<const ops::ActivationAttrs&>(*clamp->attrs);
+    if (!bounds.minValue || !bounds.maxValue || bounds.minValue->asDouble() != 0 || bounds.maxValue->asDouble() != 6)
+      return std::nullopt;
+    const Node* add = producer(clamp->inputs[0], ops::OpKind::add);
+    if (!add) return std::nullopt;
+    if (IsScalarConstant(graph, add->inputs[1], 3.0f)) return add->inputs[0];
+    if (IsScalarConstant(graph, add->inputs[0], 3.0f)) return add->inputs[1];
+    return std::nullopt;
+  };
+  int found = 0;
+  for (uint32_t n = 0; n < graph.nodes().size(); ++n) {
+    const Node node = graph.nodes()[n];
+    if (node.inputs.size() != 2 || !IsFloatingPoint(graph.operand(node.outputs[0]).desc.type)) continue;
+    std::optional<OperandId> a;
+    if (node.op == ops::OpKind::div && IsScalarConstant(graph, node.inputs[1], 6.0f)) {
+      // div(mul(a, relu6(a + 3)), 6)
+      const Node* mul = producer(node.inputs[0], ops::OpKind::mul);
+      if (mul && private_value(node.inputs[0], 1)) {
+        for (int side = 0; side < 2 && !a; ++side) {
+          const auto inner = relu6_of_a_plus_3(mul->inputs[1 - side]);
+          if (inner && *inner == mul->inputs[side]) a = inner;
+        }
+      }
+    } else if (node.op == ops::OpKind::mul) {
+      // mul(a, div(relu6(a + 3), 6))
+      for (int side = 0; side < 2 && !a; ++side) {
+        const OperandId t = node.inputs[1 - side];
+        const Node* div = producer(t, ops::OpKind::div);
+        if (!div || !private_value(t, 1) || !IsScalarConstant(graph, div->inputs[1], 6.0f)) continue;
+        const auto inner = relu6_of_a_plus_3(div->inputs[0]);
+        if (inner && *inner == node.inputs[side]) a = inner;
+      }
+    }
+    if (!a) continue;
+    // A hardSwish node computing the pattern's output; the pattern's nodes
+    // are left unreachable.
+    const OperandId out = node.outputs[0];
+    const std::vector<OperandId> fresh = graph.AppendNode(ops::OpKind::hardSwish, node.label, {*a},
+                                                          std::make_shared<ops::ActivationAttrs>(),
+                                                          {graph.operand(out).desc});
+    graph.SetNodeOutput(static_cast<uint32_t>(graph.nodes().size() - 1), 0, out);
+    (void)fresh;
+    ++found;
+  }
+  return found;
+}
 
 int FuseBiases(Graph& graph, const std::map<std::string, OperandId>& outputs) {
   const std::set<OperandId> graph_outputs = OutputSet(outputs);
@@ -113,7 +311,7 @@ int FuseBiases(Graph& graph, const std::map<std::string, OperandId>& outputs) {
   int fused = 0;
   for (uint32_t n = 0; n < graph.nodes().size(); ++n) {
     const Node add = graph.nodes()[n];
-    if (add.op != ops::OpKind::add) continue;
+    if (add.op != ops::OpKind::add || add.inputs.size() != 2) continue;
     for (int side = 0; side < 2; ++side) {
       const OperandId x = add.inputs[side], c = add.inputs[1 - side];
       const std::optional<uint32_t> p = SoleProducer(graph, x, graph_outputs, consumers);
@@ -173,11 +371,67 @@ int FuseActivations(Graph& graph, const std::map<std::string, OperandId>& output
   return fused;
 }
 
+namespace {
+// Nodes a rewrite left unreachable stop reading their inputs, so that
+// Graph::Consumers counts only live readers for the next pass.
+void DetachUnreachable(Graph& graph, const std::map<std::string, OperandId>& outputs) {
+  std::vector<OperandId> ids;
+  for (const auto& [name, id] : outputs) ids.push_back(id);
+  std::vector<bool> live(graph.nodes().size(), false);
+  for (uint32_t n : graph.NodesReaching(ids)) live[n] = true;
+  for (uint32_t n = 0; n < graph.nodes().size(); ++n)
+    if (!live[n]) graph.DetachNode(n);
+}
+}  // namespace
+
+int FuseAffineAfterActivations(Graph& graph, const std::map<std::string, OperandId>& outputs) {
+  const std::set<OperandId> graph_outputs = OutputSet(outputs);
+  const auto consumers = graph.Consumers();
+  int fused = 0;
+  for (uint32_t n = 0; n < graph.nodes().size(); ++n) {
+    if (!IsFusionTarget(graph.nodes()[n].op) || graph.nodes()[n].outputs.empty()) continue;
+    for (;;) {
+      const Node& producer = graph.nodes()[n];
+      const std::optional<ops::FusedActivation>* current = FusedActivationOf(producer);
+      const OperandId y = producer.outputs[0];
+      if (!current->has_value() || graph_outputs.count(y) || consumers[y].size() != 1) break;
+      const Node next = graph.nodes()[consumers[y][0]];
+      if ((next.op != ops::OpKind::mul && next.op != ops::OpKind::add) || next.inputs.size() != 2) break;
+      const OperandId c = next.inputs[0] == y ? next.inputs[1] : next.inputs[0];
+      const auto value = HostFloats(graph, c);
+      if (c == y || !value || value->size() != 1 || graph.operand(y).desc.type != core::DataType::kFloat32 ||
+          graph.operand(next.outputs[0]).desc.shape != graph.operand(y).desc.shape)
+        break;
+      ops::FusedActivation fa = **current;
+      if (next.op == ops::OpKind::mul) {
+        fa.post_scale *= (*value)[0];
+        fa.post_shift *= (*value)[0];
+      } else {
+        fa.post_shift += (*value)[0];
+      }
+      graph.SetNodeAttrs(n, AttrsWithActivation(producer, fa));
+      graph.SetNodeOutput(n, 0, next.outputs[0]);
+      ++fused;
+    }
+  }
+  return fused;
+}
+
 PassStats RunPasses(Graph& graph, const std::map<std::string, OperandId>& outputs, const PassOptions& options) {
   PassStats stats;
-  // Biases first: conv -> add -> relu becomes conv(bias, relu).
+  // Affine maps folded into conv weights first, then decomposed hardSwish
+  // recognized, so that conv -> mul -> add -> hardSwish ends as one conv.
+  stats.folded_affine = FoldAffineIntoConvs(graph, outputs);
+  DetachUnreachable(graph, outputs);
+  stats.hard_swish = RecognizeHardSwish(graph, outputs);
+  DetachUnreachable(graph, outputs);
+  // Biases before activations: conv -> add -> relu becomes conv(bias, relu).
   stats.fused_biases = FuseBiases(graph, outputs);
+  DetachUnreachable(graph, outputs);
   stats.fused_activations = FuseActivations(graph, outputs);
+  DetachUnreachable(graph, outputs);
+  stats.fused_affine = FuseAffineAfterActivations(graph, outputs);
+  DetachUnreachable(graph, outputs);
   // After the fusions (fused attrs carry over); opt-in, see PassOptions.
   if (options.nhwc_layout) stats.nhwc_nodes = ConvertToNhwc(graph, outputs);
   stats.fused_elementwise = FuseElementwise(graph, outputs);  // last: the other passes know no fused chains

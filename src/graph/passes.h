@@ -12,11 +12,26 @@
 namespace webnn::graph {
 
 struct PassStats {
+  int folded_affine = 0;
+  int hard_swish = 0;
   int fused_biases = 0;
   int fused_activations = 0;
+  int fused_affine = 0;
   int nhwc_nodes = 0;  // nodes running in nhwc after ConvertToNhwc (graph/layout_pass.h)
   int fused_elementwise = 0;  // fusedElementwise nodes made by FuseElementwise
 };
+
+// mul / add by constants varying only along the output channels, and
+// batchNormalization with constant parameters, after a float32 conv2d whose
+// filter and bias are host constants: folded into new filter and bias
+// constants (W * s, b * s + t), the consumer disappears.
+int FoldAffineIntoConvs(Graph& graph, const std::map<std::string, OperandId>& outputs);
+
+// hardSwish written out, as converters emit it: div(mul(a, clamp(add(a, 3),
+// 0, 6)), 6) or mul(a, div(clamp(add(a, 3), 0, 6), 6)), with the
+// intermediates read only inside the pattern: one hardSwish(a) node, which
+// FuseActivations can then move into a conv.
+int RecognizeHardSwish(Graph& graph, const std::map<std::string, OperandId>& outputs);
 
 // add(y, c) where y comes from conv2d / convTranspose2d (c constant, varying
 // only along channels), gemm (no C yet, beta 1) or matmul (c along N) and is
@@ -43,6 +58,10 @@ struct PassOptions {
   // empty, e.g. 24 of 32 with AVX-512), so the pass cost 3-18%.
   bool nhwc_layout = false;
 };
+
+// mul / add by a float32 scalar constant after a producer that has a fused
+// activation: folded into the activation's post affine map (y * s + t).
+int FuseAffineAfterActivations(Graph& graph, const std::map<std::string, OperandId>& outputs);
 
 // Every pass, in order.
 PassStats RunPasses(Graph& graph, const std::map<std::string, OperandId>& outputs, const PassOptions& options = {});

@@ -26,6 +26,11 @@ bool IsActivation(OpKind op);
 struct FusedActivation {
   OpKind op = OpKind::relu;
   ActivationAttrs attrs;
+  // Then y * post_scale + post_shift: scalar mul / add after the activation,
+  // folded by the pass too (converters write "learnable affine" blocks so).
+  double post_scale = 1.0;
+  double post_shift = 0.0;
+  bool HasPostAffine() const { return post_scale != 1.0 || post_shift != 0.0; }
 };
 
 }  // namespace webnn::ops

@@ -274,12 +274,22 @@ void ApplyActivationF32(OpKind op, const ActivationAttrs& attrs, float* data, si
 void ApplyFusedActivation(const std::optional<FusedActivation>& activation, float* data, size_t n,
                           core::ParallelFor& parallel, bool skip_clamps) {
   if (!activation || n == 0) return;
-  if (skip_clamps && (activation->op == OpKind::relu || activation->op == OpKind::clamp)) return;
+  const bool clamped = skip_clamps && (activation->op == OpKind::relu || activation->op == OpKind::clamp);
+  if (clamped && !activation->HasPostAffine()) return;
   const ActivationF32 act = MakeActivationF32(activation->op, activation->attrs);
-  constexpr size_t kBlock = 16384;  // 64 KiB: stays in L2 while the op runs
+  ActivationF32 affine;  // linear: alpha * x + beta
+  affine.op = OpKind::linear;
+  affine.alpha = static_cast<float>(activation->post_scale);
+  affine.beta = static_cast<float>(activation->post_shift);
+  constexpr size_t kBlock = 16384;  // 64 KiB: stays in L2 while both steps run
   const size_t blocks = (n + kBlock - 1) / kBlock;
   parallel.Run(blocks, 4, [&](size_t b, size_t e) {
-    for (size_t i = b; i < e; ++i) ApplyActivationF32(act, data + i * kBlock, std::min(kBlock, n - i * kBlock));
+    for (size_t i = b; i < e; ++i) {
+      float* block = data + i * kBlock;
+      const size_t count = std::min(kBlock, n - i * kBlock);
+      if (!clamped) ApplyActivationF32(act, block, count);
+      if (activation->HasPostAffine()) ApplyActivationF32(affine, block, count);
+    }
   });
 }
 

@@ -32,9 +32,9 @@ void ApplyActivationF32(const ActivationF32& activation, float* data, size_t n);
 void ApplyActivationF32(OpKind op, const ActivationAttrs& attrs, float* data, size_t n);
 
 // A fused activation (graph pass) applied in place to a kernel's whole float32
-// output, split over `parallel` in cache-sized blocks. Does nothing when
-// `activation` is empty or `skip_clamps` is set and the activation is relu or
-// clamp (kernels whose epilogue already clamped in registers).
+// output (then its post affine map, block by block), split over `parallel` in
+// cache-sized blocks. With `skip_clamps`, relu and clamp are taken as done
+// (kernels whose epilogue already clamped in registers).
 void ApplyFusedActivation(const std::optional<FusedActivation>& activation, float* data, size_t n,
                           core::ParallelFor& parallel, bool skip_clamps = false);
 
