@@ -181,9 +181,13 @@ void ColumnsF64(const E* gbase, const ReductionLayout& L, uint64_t r0, uint64_t 
     if (k == 8) {
       for (; c + N <= W; c += N) {
         const auto sh = shift ? hn::LoadU(d, shift + c) : id;
-        auto t = [&](size_t j) { return step.Map(d, LoadAsF64(d, rows[j] + c), sh); };
-        const auto t03 = Combine<Step>(Combine<Step>(t(0), t(1)), Combine<Step>(t(2), t(3)));
-        const auto t47 = Combine<Step>(Combine<Step>(t(4), t(5)), Combine<Step>(t(6), t(7)));
+        // (Spelled out: a lambda here crashes GCC 12's SVE code generation.)
+        const auto t0 = step.Map(d, LoadAsF64(d, rows[0] + c), sh), t1 = step.Map(d, LoadAsF64(d, rows[1] + c), sh);
+        const auto t2 = step.Map(d, LoadAsF64(d, rows[2] + c), sh), t3 = step.Map(d, LoadAsF64(d, rows[3] + c), sh);
+        const auto t4 = step.Map(d, LoadAsF64(d, rows[4] + c), sh), t5 = step.Map(d, LoadAsF64(d, rows[5] + c), sh);
+        const auto t6 = step.Map(d, LoadAsF64(d, rows[6] + c), sh), t7 = step.Map(d, LoadAsF64(d, rows[7] + c), sh);
+        const auto t03 = Combine<Step>(Combine<Step>(t0, t1), Combine<Step>(t2, t3));
+        const auto t47 = Combine<Step>(Combine<Step>(t4, t5), Combine<Step>(t6, t7));
         hn::StoreU(Combine<Step>(hn::LoadU(d, acc + c), Combine<Step>(t03, t47)), d, acc + c);
       }
     } else {
@@ -468,7 +472,8 @@ uint64_t PairTreeWindowsF64(const E* in, size_t L, uint64_t g0, uint64_t g1, dou
   const Step step;
   const auto zero = hn::Zero(d);
   uint64_t g = g0;
-  if (L > N) return g;
+  if (L > N || HWY_HAVE_SCALABLE) return g;  // SVE: no arrays of sizeless vectors
+#if !HWY_HAVE_SCALABLE
   hn::Vec<decltype(d)> v[8];
   for (; g + N <= g1; g += N) {
     const E* p = in + g * L;
@@ -478,6 +483,7 @@ uint64_t PairTreeWindowsF64(const E* in, size_t L, uint64_t g0, uint64_t g1, dou
         v[k] = Combine<Step>(hn::ConcatEven(d, v[2 * k + 1], v[2 * k]), hn::ConcatOdd(d, v[2 * k + 1], v[2 * k]));
     hn::StoreU(v[0], d, out + (g - g0));
   }
+#endif
   return g;
 }
 #endif

@@ -417,12 +417,6 @@ HWY_INLINE V ExpNonPositive(D d, V x) {
 //    subnormal tail (gelu(-13.5) ~ 1e-40) is rounded once.
 // ---------------------------------------------------------------------------
 
-template <class D>
-struct ScaledExp {
-  hn::Vec<D> mantissa;  // e^r, r in about [-log(2)/2, log(2)/2]
-  hn::Vec<hn::Rebind<int32_t, D>> k;  // the result is mantissa * 2^k
-};
-
 template <class D, class V, class VI>
 HWY_INLINE V ApplyScale(D d, V x, VI k) {
   hn::impl::ExpImpl<float> impl;
@@ -430,9 +424,11 @@ HWY_INLINE V ApplyScale(D d, V x, VI k) {
 }
 
 // a/2 = ha >= 0 (finite, a <= 10.6); -a^2 = na2hi + na2lo exactly.
-// Returns erfc(a) = t * mantissa * 2^k, and t.
+// erfc(a) = t * mantissa * 2^k: returns the mantissa (e^r, r in about
+// [-log(2)/2, log(2)/2]) and sets t and k. (Out-parameters, not a struct:
+// SVE vectors are sizeless and cannot be members.)
 template <class D, class V>
-HWY_INLINE ScaledExp<D> ErfcScaled(D d, V ha, V na2hi, V na2lo, V* t_out) {
+HWY_INLINE V ErfcScaled(D d, V ha, V na2hi, V na2lo, V* t_out, hn::Vec<hn::Rebind<int32_t, D>>* k_out) {
   hn::impl::ExpImpl<float> impl;
   const V t = ReciprocalNR(d, hn::Add(ha, hn::Set(d, 1.0f)));
   const V u = hn::Mul(ha, t);
@@ -461,7 +457,8 @@ HWY_INLINE ScaledExp<D> ErfcScaled(D d, V ha, V na2hi, V na2lo, V* t_out) {
   r = hn::MulAdd(qf, hn::Set(d, -1.428606765330187045e-6f), r);
   r = hn::Add(r, na2lo);
   *t_out = t;
-  return {hn::Add(impl.ExpPoly(d, r), hn::Set(d, 1.0f)), q};
+  *k_out = q;
+  return hn::Add(impl.ExpPoly(d, r), hn::Set(d, 1.0f));
 }
 
 // gelu(x) = x * Phi(x) = x/2 * erfc(-x / sqrt(2)).
@@ -477,13 +474,14 @@ HWY_INLINE V GeluF32(D d, V x) {
   const V x2lo = ProductError(d, xc, xc, x2);
   const V nhalf = hn::Set(d, -0.5f);
   V t;
-  const ScaledExp<D> e = ErfcScaled(d, ha, hn::Mul(x2, nhalf), hn::Mul(x2lo, nhalf), &t);
+  hn::Vec<hn::Rebind<int32_t, D>> k;
+  const V mantissa = ErfcScaled(d, ha, hn::Mul(x2, nhalf), hn::Mul(x2lo, nhalf), &t, &k);
   // Phi(x) = erfc(a) / 2 for x < 0, 1 - erfc(a) / 2 otherwise. For x < 0 the
   // factor x goes in before the power-of-two scaling, so that a subnormal
   // result is rounded once.
   const auto neg = hn::Lt(x, hn::Zero(d));
-  const V m = hn::Mul(hn::Mul(hn::Set(d, 0.5f), t), e.mantissa);
-  const V scaled = ApplyScale(d, hn::IfThenElse(neg, hn::Mul(xm, m), m), e.k);
+  const V m = hn::Mul(hn::Mul(hn::Set(d, 0.5f), t), mantissa);
+  const V scaled = ApplyScale(d, hn::IfThenElse(neg, hn::Mul(xm, m), m), k);
   const V r = hn::IfThenElse(neg, scaled, hn::Mul(x, hn::Sub(hn::Set(d, 1.0f), scaled)));
   return hn::IfThenElse(hn::IsNaN(x), x, r);
 }
@@ -496,8 +494,9 @@ HWY_INLINE V ErfF32(D d, V x) {
   const V a2 = hn::Mul(ax, ax);
   const V a2lo = ProductError(d, ax, ax, a2);
   V t;
-  const ScaledExp<D> e = ErfcScaled(d, hn::Mul(ax, hn::Set(d, 0.5f)), hn::Neg(a2), hn::Neg(a2lo), &t);
-  const V big = hn::Sub(hn::Set(d, 1.0f), ApplyScale(d, hn::Mul(t, e.mantissa), e.k));
+  hn::Vec<hn::Rebind<int32_t, D>> k;
+  const V mantissa = ErfcScaled(d, hn::Mul(ax, hn::Set(d, 0.5f)), hn::Neg(a2), hn::Neg(a2lo), &t, &k);
+  const V big = hn::Sub(hn::Set(d, 1.0f), ApplyScale(d, hn::Mul(t, mantissa), k));
   // 2/sqrt(pi) * (x - x^3/3 + x^5/10 - x^7/42 + x^9/216 - x^11/1320)
   V p = hn::Set(d, -1.0f / 1320);
   p = hn::MulAdd(p, a2, hn::Set(d, 1.0f / 216));
@@ -792,10 +791,9 @@ HWY_INLINE void PredicateLoop(const Pred& pred, const void* a_raw, bool a_vec, c
     if (k < n) StorePart(MaskToU8(d, pred(d, load_a(k, n - k), load_b(k, n - k))), d8, out + k, n - k);
   };
   auto vector_of = [&](const M* p) { return [&d, p](size_t k, size_t c) { return Mem::Load(d, p + k, c); }; };
-  auto splat_of = [&](const M* p) {
-    const auto v = Mem::Splat(d, p);
-    return [v](size_t, size_t) { return v; };
-  };
+  // Re-splats per vector (the compiler hoists it): a lambda cannot capture
+  // an SVE vector, which is sizeless.
+  auto splat_of = [&](const M* p) { return [&d, p](size_t, size_t) { return Mem::Splat(d, p); }; };
   if (a_vec && b_vec) row(vector_of(a), vector_of(b));
   else if (a_vec) row(vector_of(a), splat_of(b));
   else if (b_vec) row(splat_of(a), vector_of(b));
