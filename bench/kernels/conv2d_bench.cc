@@ -13,13 +13,17 @@ struct Layer {
 };
 
 // ResNet-50 conv2_x 3x3 and 1x1 reduce, MobileNetV2 depthwise 3x3, PP-OCR det
-// stem (3x3 stride 2, 3 -> 16) and depthwise 5x5.
+// stem (3x3 stride 2, 3 -> 16) and depthwise 5x5, ResNet-50 conv4_x 3x3 (14x14:
+// nchw through IgemmNhwc), PP-OCR det 3x3 96 -> 24 (24 channels: IgemmNhwc's
+// 8-lane tiles).
 constexpr Layer kLayers[] = {
     {"resnet_3x3_64", 64, 56, 56, 64, 3, 1, 1, 1},
     {"resnet_1x1_256to64", 256, 56, 56, 64, 1, 1, 0, 1},
     {"mbv2_dw3x3_32_112", 32, 112, 112, 32, 3, 1, 1, 32},
     {"ppocr_stem_3to16_s2", 3, 640, 640, 16, 3, 2, 1, 1},
     {"ppocr_dw5x5_96_80", 96, 80, 80, 96, 5, 1, 2, 96},
+    {"resnet_3x3_256_14", 256, 14, 14, 256, 3, 1, 1, 1},
+    {"ppocr_3x3_96to24_160", 96, 160, 160, 24, 3, 1, 1, 1},
 };
 
 void BM_Conv2d(benchmark::State& state) {
@@ -49,7 +53,7 @@ void BM_Conv2d(benchmark::State& state) {
 }
 BENCHMARK(BM_Conv2d)
     ->ArgNames({"layer", "nhwc", "threads", "f16"})
-    ->ArgsProduct({{0, 1, 2, 3, 4}, {0, 1}, {1, 2}, {0}})
+    ->ArgsProduct({{0, 1, 2, 3, 4, 5, 6}, {0, 1}, {1, 2}, {0}})
     ->UseRealTime();
 // float16 (converted to float32 around the same kernels), nchw only.
 BENCHMARK(BM_Conv2d)

@@ -146,6 +146,13 @@ TEST_CASE("cpu conv2d size-1 and 1x1 cases", "[cpu][conv2d]") {
     Check(c, 3);  // 1x1 with padding
     c.strides = {2, 3};
     Check(c, 4);
+    // Left and right padding at horizontal stride 1: rows of the padded copy
+    // share padding columns only as far as the kernel reaches past its first
+    // column (none for 1x1: the padding columns are output columns).
+    c.padding = {1, 0, 1, 1}, c.strides = {2, 1};
+    Check(c, 5);
+    c.kh = 3, c.kw = 2, c.padding = {0, 0, 2, 2}, c.strides = {1, 1};
+    Check(c, 6);
   }
 }
 
@@ -171,6 +178,41 @@ TEST_CASE("cpu conv2d real layer shapes use both threads", "[cpu][conv2d]") {
     ConvCase s = c;  // PP-OCR det stem: 3 -> 16, stride 2
     s.cin = 3, s.cout = 16, s.h = 160, s.w = 160, s.strides = {2, 2};
     Check(s, 14);
+  }
+}
+
+// IgemmNhwc's tiles by channel and pixel count (AVX-512): 7 pixels x 64
+// channels where pixels are multiples of 7 and channels of 64, 8 pixels x
+// 8-lane vectors for channel counts of 8, 16, 24 per group; with tails of
+// pixels and channels, groups, dilation, strides, padding and batch 2, in both
+// layouts (nchw reaches IgemmNhwc for small output planes).
+TEST_CASE("cpu conv2d implicit-GEMM tile variants", "[cpu][conv2d]") {
+  uint64_t seed = 60;
+  for (const bool nhwc : {false, true}) {
+    ConvCase wide;  // 14x14 -> 196 pixels = 28 x 7, 64 channels
+    wide.nhwc = nhwc;
+    wide.cin = 40, wide.cout = 64, wide.h = wide.w = 14, wide.kh = wide.kw = 3, wide.padding = {1, 1, 1, 1};
+    wide.bias = true;
+    Check(wide, ++seed);
+    ConvCase w2 = wide;  // channel tail (125 = 64 + 61), pixel tail (2 x 13 x 10 = 260 = 37 x 7 + 1)
+    w2.cout = 125, w2.h = 13, w2.w = 11, w2.batch = 2, w2.padding = {0, 2, 1, 0};
+    Check(w2, ++seed);
+    ConvCase w3 = wide;  // groups of 64 output channels, dilation, stride
+    w3.cin = 24, w3.cout = 128, w3.groups = 2, w3.h = w3.w = 15, w3.dilations = {2, 1}, w3.strides = {1, 2};
+    Check(w3, ++seed);
+    ConvCase half;  // PP-OCR det 96 -> 24 (a smaller plane)
+    half.nhwc = nhwc;
+    half.cin = 96, half.cout = 24, half.h = half.w = 20, half.kh = half.kw = 3, half.padding = {1, 1, 1, 1};
+    half.bias = true;
+    Check(half, ++seed);
+    for (const uint32_t cout : {8u, 16u, 13u}) {  // one, two, two vectors with a tail
+      ConvCase h2 = half;
+      h2.cin = 7, h2.cout = cout, h2.h = 9, h2.w = 10, h2.batch = 2, h2.padding = {2, 0, 0, 1}, h2.strides = {2, 1};
+      Check(h2, ++seed);
+    }
+    ConvCase h3 = half;  // groups of 8 output channels, dilation
+    h3.cin = 9, h3.cout = 24, h3.groups = 3, h3.h = 11, h3.w = 12, h3.dilations = {1, 2};
+    Check(h3, ++seed);
   }
 }
 

@@ -35,6 +35,7 @@ namespace HWY_NAMESPACE {
 
 void Conv2dTiling(size_t* out) { ConvTilingImpl(out); }
 void Conv2dIgemmNhwc(const conv::IgemmParams& p) { IgemmNhwcImpl(p); }
+bool Conv2dIgemmExtraTiles() { return IgemmExtraTilesImpl(); }
 void Conv2dDirectNchw(const conv::DirectParams& p) { DirectNchwImpl(p); }
 void Conv2dDepthwiseNhwcRow(const conv::DepthwiseNhwcParams& p) { DepthwiseNhwcRowImpl(p); }
 void Conv2dDepthwiseRowsNchw(const conv::DepthwiseRowsParams& p) { DepthwiseRowsNchwImpl(p); }
@@ -66,6 +67,7 @@ namespace webnn::ops::cpu {
 
 HWY_EXPORT(Conv2dTiling);
 HWY_EXPORT(Conv2dIgemmNhwc);
+HWY_EXPORT(Conv2dIgemmExtraTiles);
 HWY_EXPORT(Conv2dDirectNchw);
 HWY_EXPORT(Conv2dDepthwiseNhwcRow);
 HWY_EXPORT(Conv2dDepthwiseRowsNchw);
@@ -77,13 +79,14 @@ namespace {
 struct Tiling {
   size_t lanes, igemm_max_nv, direct_max_mr, igemm_mr;
   size_t direct_nv[9];  // DirectNchw's vectors per tile, by MR
+  bool igemm_extra_tiles;  // IgemmNhwc's conv::kIgemmWide and conv::kIgemmHalf tiles exist
 };
 
 const Tiling& GetTiling() {
   static const Tiling t = [] {
     size_t o[8];
     HWY_DYNAMIC_DISPATCH(Conv2dTiling)(o);
-    Tiling r{o[0], o[1], o[2], o[3], {}};
+    Tiling r{o[0], o[1], o[2], o[3], {}, HWY_DYNAMIC_DISPATCH(Conv2dIgemmExtraTiles)()};
     r.direct_nv[1] = o[4], r.direct_nv[2] = o[5], r.direct_nv[4] = o[6], r.direct_nv[8] = o[7];
     return r;
   }();
@@ -107,6 +110,7 @@ struct PackedFilter {
   Path path;
   uint32_t out_channels = 0, in_per_group = 0, kernel_h = 0, kernel_w = 0, groups = 0;
   size_t block = 0;         // IgemmNhwc: vectors per block (nv); DirectNchw: rows per block (mr)
+  size_t igemm_variant = 0, igemm_mr = 0;  // IgemmNhwc: tile variant and its pixels per tile
   size_t group_stride = 0;  // floats of `weights` per group
   size_t bias_stride = 0;   // floats of a packed bias per group
   std::vector<float> weights;
@@ -117,12 +121,45 @@ struct Conv2dPrepared {
   std::optional<std::vector<float>> bias;  // packed for filter's path
 };
 
-// Vectors per IgemmNhwc block: the least zero padding of the channels, then
-// the widest tile (more accumulators per broadcast).
-size_t ChooseIgemmNv(size_t cout_g, const Tiling& t) {
-  size_t best = 1;
-  for (size_t nv = 2; nv <= t.igemm_max_nv; ++nv)
-    if (RoundUp(cout_g, nv * t.lanes) <= RoundUp(cout_g, best * t.lanes)) best = nv;
+// An IgemmNhwc tile: `mr` pixels x `nv` vectors of `lanes` channels.
+struct IgemmTile {
+  size_t variant, mr, nv, lanes;
+  size_t channels() const { return nv * lanes; }
+};
+
+// Share of the FMA throughput a tile's inner loop gets, from its accumulator
+// count: 24-28 hide the FMA latency with broadcasts to spare; 16 (8 x 32)
+// measured ~5% slower on Zen 4; 8 leave one broadcast per FMA. A half-width
+// tile's lanes cost as much as full ones (two 256-bit FMAs issue per cycle
+// where one 512-bit does), so only its accumulator count matters too.
+double IgemmTileSpeed(const IgemmTile& tile) {
+  const size_t acc = tile.mr * tile.nv;
+  return acc >= 24 ? 1.0 : acc >= 16 ? 0.95 : acc >= 12 ? 0.9 : 0.8;
+}
+
+// Share of a tile's lanes that compute real outputs, times its speed.
+double IgemmTileEfficiency(const IgemmTile& tile, size_t pixels, size_t cout_g) {
+  return double(pixels) / double(RoundUp(pixels, tile.mr)) * double(cout_g) /
+         double(RoundUp(cout_g, tile.channels())) * IgemmTileSpeed(tile);
+}
+
+// The IgemmNhwc tile for `pixels` output pixels and `cout_g` output channels
+// per group: the default tiles (kIgemmMR pixels x 1..igemm_max_nv vectors),
+// plus on AVX-512 the wide and half tiles; the most efficient wins, ties
+// going to the default tiles and then to the wider one.
+IgemmTile ChooseIgemmTile(size_t pixels, size_t cout_g, const Tiling& t) {
+  std::vector<IgemmTile> candidates;
+  for (size_t nv = t.igemm_max_nv; nv >= 1; --nv) candidates.push_back({0, t.igemm_mr, nv, t.lanes});
+  if (t.igemm_extra_tiles) {
+    candidates.push_back({conv::kIgemmWide, 7, 4, t.lanes});
+    for (size_t nv = 3; nv >= 1; --nv) candidates.push_back({conv::kIgemmHalf, 8, nv, t.lanes / 2});
+  }
+  IgemmTile best = candidates[0];
+  double best_eff = IgemmTileEfficiency(best, pixels, cout_g);
+  for (const IgemmTile& c : candidates) {
+    const double eff = IgemmTileEfficiency(c, pixels, cout_g);
+    if (eff > best_eff * 1.001) best = c, best_eff = eff;
+  }
   return best;
 }
 
@@ -134,14 +171,54 @@ size_t ChooseDirectMr(size_t cout_g, const Tiling& t) {
   return mr;
 }
 
+// Padded (and, for strides > 1, phase-split) copy of one H x W plane: phase
+// (py, px) holds padded rows py, py + sh, ... and columns px, px + sw, ...
+// as an hq x wq plane, zero where the padded input has no data.
+// At horizontal stride 1, rows share up to min(pl, pr, (kw - 1) * dw)
+// padding columns: a row is pl zeros, the W values, then zeros up to wq, and
+// the rest of its right padding is read from the next row's left padding.
+// Every DirectNchw q-space row then computes fewer dropped columns (ResNet's
+// 56-wide 3x3: 57 against 58 per 56 outputs). The last row's right padding
+// reads `slack()` floats past the last plane: a buffer of planes ends with
+// that many zeros.
+struct PhaseLayout {
+  size_t hp, wp, hq, wq, sh, sw, pt, pl;
+  size_t plane() const { return hq * wq; }
+  size_t channel() const { return sh * sw * hq * wq; }
+  size_t slack() const { return sw == 1 ? wp - wq : 0; }
+};
+
+// Zeroes the slack after `planes` floats of phase planes in `buf` (grown to fit).
+float* GrowPlanes(std::vector<float>& buf, size_t planes, const PhaseLayout& l) {
+  if (buf.size() < planes + l.slack()) buf.resize(planes + l.slack());
+  std::fill(buf.begin() + planes, buf.begin() + planes + l.slack(), 0.0f);
+  return buf.data();
+}
+
+PhaseLayout MakePhaseLayout(const Conv2dGeometry& g) {
+  PhaseLayout l{};
+  l.hp = size_t{g.in_h} + g.pad_top + g.pad_bottom;
+  l.wp = size_t{g.in_w} + g.pad_left + g.pad_right;
+  l.sh = g.stride_h;
+  l.sw = g.stride_w;
+  l.hq = CeilDiv(l.hp, l.sh);
+  // Shared padding columns (stride 1): at most the kernel's extent past its
+  // first column, so that output columns stay within the row (ow <= wq).
+  const size_t shared = std::min<size_t>({g.pad_left, g.pad_right, (size_t{g.kernel_w} - 1) * g.dilation_w});
+  l.wq = l.sw == 1 ? l.wp - shared : CeilDiv(l.wp, l.sw);
+  l.pt = g.pad_top;
+  l.pl = g.pad_left;
+  return l;
+}
+
 bool UseRowMode(size_t ow, size_t wq, size_t lanes);
 
 // Share of computed lanes that are real outputs, for DirectNchw and for
-// IgemmNhwc; IgemmNhwc's is discounted for its 16 accumulators (against 24)
-// and the two transposes (0.9).
+// IgemmNhwc; IgemmNhwc's also counts its tile's speed (IgemmTileSpeed) and is
+// discounted for the two transposes (0.95).
 double DirectEfficiency(const Conv2dGeometry& g, const Tiling& t, size_t mr) {
   const bool copy = g.stride_h != 1 || g.stride_w != 1 || g.pad_top || g.pad_bottom || g.pad_left || g.pad_right;
-  const size_t wq = copy ? CeilDiv(size_t{g.in_w} + g.pad_left + g.pad_right, g.stride_w) : g.in_w;
+  const size_t wq = copy ? MakePhaseLayout(g).wq : g.in_w;
   const size_t ow = g.out_w;
   if (UseRowMode(ow, wq, t.lanes)) return double(ow) / double(RoundUp(ow, t.lanes));
   const size_t q = (size_t{g.out_h} - 1) * wq + ow;
@@ -151,10 +228,9 @@ double DirectEfficiency(const Conv2dGeometry& g, const Tiling& t, size_t mr) {
 }
 
 double IgemmEfficiency(const Conv2dGeometry& g, const Tiling& t) {
-  const size_t pixels = size_t{g.out_h} * g.out_w;
+  const size_t pixels = size_t{g.batch} * g.out_h * g.out_w;
   const size_t cout_g = g.out_channels / g.groups;
-  const size_t nb = ChooseIgemmNv(cout_g, t) * t.lanes;
-  return 0.9 * double(pixels) / double(RoundUp(pixels, t.igemm_mr)) * double(cout_g) / double(RoundUp(cout_g, nb));
+  return 0.95 * IgemmTileEfficiency(ChooseIgemmTile(pixels, cout_g, t), pixels, cout_g);
 }
 
 Path ChoosePath(const Conv2dAttrs& attrs, const Conv2dGeometry& g) {
@@ -253,11 +329,13 @@ PackedFilter PackFilter(const Conv2dAttrs& attrs, const TensorView& filter, cons
     }
     case Path::kIgemmNhwc:
     case Path::kIgemmNchw: {  // [group][block][tap][ci][nb]
-      const size_t nv = ChooseIgemmNv(cout_g, t);
-      const size_t nb = nv * t.lanes;
+      const IgemmTile tile = ChooseIgemmTile(size_t{g.batch} * g.out_h * g.out_w, cout_g, t);
+      const size_t nb = tile.channels();
       const size_t blocks = CeilDiv(cout_g, nb);
       const size_t kdepth = taps * i;
-      p.block = nv;
+      p.block = tile.nv;
+      p.igemm_variant = tile.variant;
+      p.igemm_mr = tile.mr;
       p.group_stride = blocks * kdepth * nb;
       p.bias_stride = blocks * nb;
       p.weights.assign(groups * p.group_stride, 0.0f);
@@ -323,28 +401,6 @@ conv::Epilogue EpilogueFor(const std::optional<FusedActivation>& act) {
   ep.lo = act->op == OpKind::relu ? 0.0f : bounds.min_value;
   ep.hi = act->op == OpKind::relu ? std::numeric_limits<float>::infinity() : bounds.max_value;
   return ep;
-}
-
-// Padded (and, for strides > 1, phase-split) copy of one H x W plane: phase
-// (py, px) holds padded rows py, py + sh, ... and columns px, px + sw, ...
-// as an hq x wq plane, zero where the padded input has no data.
-struct PhaseLayout {
-  size_t hp, wp, hq, wq, sh, sw, pt, pl;
-  size_t plane() const { return hq * wq; }
-  size_t channel() const { return sh * sw * hq * wq; }
-};
-
-PhaseLayout MakePhaseLayout(const Conv2dGeometry& g) {
-  PhaseLayout l{};
-  l.hp = size_t{g.in_h} + g.pad_top + g.pad_bottom;
-  l.wp = size_t{g.in_w} + g.pad_left + g.pad_right;
-  l.sh = g.stride_h;
-  l.sw = g.stride_w;
-  l.hq = CeilDiv(l.hp, l.sh);
-  l.wq = CeilDiv(l.wp, l.sw);
-  l.pt = g.pad_top;
-  l.pl = g.pad_left;
-  return l;
 }
 
 // Phase rows [i0, i0 + l.hq) (a band when i0 > 0 or l.hq is short of the
@@ -490,9 +546,8 @@ void RunDepthwiseNchw(const KernelContext& ctx, const Conv2dGeometry& g, const P
       const float* src = x + plane * size_t{g.in_h} * g.in_w;
       if (copy) {
         const std::array<size_t, 8> layout{l.hq, l.wq, l.sh, l.sw, l.pt, l.pl, g.in_h, g.in_w};
-        const bool ready = t_dw_layout == layout && t_dw_planes.size() >= l.channel();
-        if (t_dw_planes.size() < l.channel()) t_dw_planes.resize(l.channel());
-        BuildPhasePlanes(src, g.in_h, g.in_w, l, t_dw_planes.data(), t_row, 0, ready);
+        const bool ready = t_dw_layout == layout && t_dw_planes.size() >= l.channel() + l.slack();
+        BuildPhasePlanes(src, g.in_h, g.in_w, l, GrowPlanes(t_dw_planes, l.channel(), l), t_row, 0, ready);
         t_dw_layout = layout;
         src = t_dw_planes.data();
       }
@@ -564,7 +619,7 @@ void RunDirectNchw(const KernelContext& ctx, const Conv2dGeometry& g, const Pack
     const double flops = 2.0 * g.batch * g.out_channels * out_plane * kdepth;
     const size_t chunks = ChunkCount(flops, items, threads);
     ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
-      if (t_scratch.size() < cin_g * chan_b) t_scratch.resize(cin_g * chan_b);
+      GrowPlanes(t_scratch, cin_g * chan_b, lb);
       for (size_t item = cb * items / chunks; item < ce * items / chunks; ++item) {
         const size_t n = item / (groups * bands), grp = item / bands % groups, band = item % bands;
         const size_t oy0 = band * kBand, rows = std::min<size_t>(kBand, g.out_h - oy0);
@@ -593,7 +648,7 @@ void RunDirectNchw(const KernelContext& ctx, const Conv2dGeometry& g, const Pack
     });
     return;
   }
-  float* padded = copy ? Grow(t_padded, size_t{g.in_channels} * chan) : nullptr;
+  float* padded = copy ? GrowPlanes(t_padded, size_t{g.in_channels} * chan, l) : nullptr;
   for (size_t n = 0; n < g.batch; ++n) {
     const float* src = x + n * in_image;
     if (copy) {
@@ -698,7 +753,6 @@ void FillMergedPointers(const Conv2dGeometry& g, const float* x, const float* ze
 // ---- general, nhwc ----
 void RunIgemmNhwc(const KernelContext& ctx, const Conv2dGeometry& g, const PackedFilter& pf, const float* bias,
                   const conv::Epilogue& ep, const float* x, float* y) {
-  const Tiling& t = GetTiling();
   const size_t groups = g.groups;
   const size_t cin_g = g.in_channels / groups, cout_g = g.out_channels / groups;
   const size_t taps = size_t{g.kernel_h} * g.kernel_w;
@@ -708,7 +762,7 @@ void RunIgemmNhwc(const KernelContext& ctx, const Conv2dGeometry& g, const Packe
   const size_t ptaps = merge ? g.kernel_h : taps;
   const size_t pcin = merge ? size_t{g.kernel_w} * cin_g : cin_g;
   const size_t pixels = size_t{g.batch} * g.out_h * g.out_w;
-  const size_t mr = t.igemm_mr;
+  const size_t mr = pf.igemm_mr;
   const size_t tiles = CeilDiv(pixels, mr);
   const double flops = 2.0 * pixels * g.out_channels * cin_g * taps;
   const size_t chunks = ChunkCount(flops, tiles, ctx.parallel.NumThreads());
@@ -734,6 +788,7 @@ void RunIgemmNhwc(const KernelContext& ctx, const Conv2dGeometry& g, const Packe
         p.bias = bias ? bias + grp * pf.bias_stride : nullptr;
         p.cout = cout_g;
         p.nv = pf.block;
+        p.variant = pf.igemm_variant;
         p.out = y + s * g.out_channels + grp * cout_g;
         p.out_stride = g.out_channels;
         p.epilogue = ep;

@@ -48,10 +48,16 @@ struct IgemmParams {
   const float* bias = nullptr;        // [blocks * nv * lanes] or null
   size_t cout = 0;                    // output channels written (this group)
   size_t nv = 1;                      // vectors per block (must match the packing)
+  // Tile variant (must match the packing; see IgemmTileInfoImpl): 0 = the
+  // default (kIgemmMR pixels x nv full vectors); kIgemmWide = 7 pixels x 4
+  // full vectors; kIgemmHalf = 8 pixels x nv half-width (8-lane) vectors.
+  size_t variant = 0;
   float* out = nullptr;               // pixel 0, first channel of the group
   size_t out_stride = 0;              // floats between pixels
   Epilogue epilogue;
 };
+
+inline constexpr size_t kIgemmWide = 1, kIgemmHalf = 2;
 
 struct DirectParams {
   const float* src = nullptr;      // B[k][q] = src[koff[k] + q]
@@ -169,6 +175,20 @@ inline constexpr size_t kVecRegs = 32;  // AVX-512, NEON, SVE
 inline constexpr size_t kIgemmMR = kVecRegs == 32 ? 8 : 6;
 inline constexpr size_t kIgemmMaxNV = kVecRegs == 32 ? 3 : 2;
 inline constexpr size_t kDirectMaxMR = kVecRegs == 32 ? 8 : 4;
+// AVX-512's extra IgemmNhwc tiles (conv::kIgemmWide, conv::kIgemmHalf), for
+// pixel and channel counts the default 8 x (16, 32, 48) tile covers badly:
+//  - wide, 7 pixels x 64 channels: 28 accumulators (against 16 for 8 x 32),
+//    7 | 196 and 3136 (14x14, 56x56 planes) and 64 | 64, 128, 256...;
+//  - half, 8 pixels x nv 8-lane vectors (8, 16, 24 channels): channel counts
+//    that are multiples of 8 but not of 16 (24 fills 24 of 32 lanes of two
+//    full vectors, 24 of 24 of three half ones). Zen 4 issues two 256-bit
+//    FMAs per cycle against one 512-bit, so a half vector costs half a full one.
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3 && !WEBNN_CONV_ONE_VECTOR
+inline constexpr bool kIgemmExtraTiles = true;
+using DHalf = conv_hn::CappedTag<float, 8>;
+#else
+inline constexpr bool kIgemmExtraTiles = false;
+#endif
 template <size_t MR>
 inline constexpr size_t DirectNV() {
   // MR * NV accumulators; MR = 1 (depthwise) needs NV independent chains.
@@ -187,22 +207,26 @@ HWY_INLINE VF LoadTail(DF d, const float* HWY_RESTRICT p, size_t n) {
 #endif
 }
 
-HWY_INLINE VF ApplyEpilogue(DF d, VF v, const conv::Epilogue& e) {
+template <class D, class V = conv_hn::Vec<D>>
+HWY_INLINE V ApplyEpilogue(D d, V v, const conv::Epilogue& e) {
   if (!e.clamp) return v;
   // x86 max/min return the second operand when either is NaN: x stays NaN.
   return conv_hn::Min(conv_hn::Set(d, e.hi), conv_hn::Max(conv_hn::Set(d, e.lo), v));
 }
 
-HWY_INLINE void StoreN(DF d, VF v, float* HWY_RESTRICT p, size_t n) {
+template <class D, class V = conv_hn::Vec<D>>
+HWY_INLINE void StoreN(D d, V v, float* HWY_RESTRICT p, size_t n) {
   if (n >= conv_hn::Lanes(d)) conv_hn::StoreU(v, d, p);
   else conv_hn::BlendedStore(v, conv_hn::FirstN(d, n), d, p);
 }
 
 #if !WEBNN_CONV_ONE_VECTOR
 
-template <size_t MR, size_t NV>
+// D: the vector type, full width or (kIgemmHalf) 8 lanes of a 16-lane target.
+template <class D, size_t MR, size_t NV>
 HWY_NOINLINE void IgemmNhwcImpl(const conv::IgemmParams& p) {
-  const DF d;
+  using V = conv_hn::Vec<D>;
+  const D d;
   const size_t L = conv_hn::Lanes(d);
   const size_t nb = NV * L;
   const size_t blocks = (p.cout + nb - 1) / nb;
@@ -212,21 +236,21 @@ HWY_NOINLINE void IgemmNhwcImpl(const conv::IgemmParams& p) {
     const float* const* ind = p.ind + p0 * p.taps;
     for (size_t b = 0; b < blocks; ++b) {
       const float* HWY_RESTRICT w = p.weights + b * kdepth * nb;
-      VF acc[MR][NV];
+      V acc[MR][NV];
       for (size_t v = 0; v < NV; ++v) {
-        const VF init = p.bias ? conv_hn::LoadU(d, p.bias + b * nb + v * L) : conv_hn::Zero(d);
+        const V init = p.bias ? conv_hn::LoadU(d, p.bias + b * nb + v * L) : conv_hn::Zero(d);
         for (size_t m = 0; m < MR; ++m) acc[m][v] = init;
       }
       for (size_t t = 0; t < p.taps; ++t) {
         const float* HWY_RESTRICT a[MR];
         for (size_t m = 0; m < MR; ++m) a[m] = ind[std::min(m, mc - 1) * p.taps + t] + p.a_offset;
         for (size_t ci = 0; ci < p.cin; ++ci) {
-          VF wv[NV];
+          V wv[NV];
           for (size_t v = 0; v < NV; ++v) wv[v] = conv_hn::LoadU(d, w + v * L);
           w += nb;
           HWY_UNROLL(8)
           for (size_t m = 0; m < MR; ++m) {
-            const VF av = conv_hn::Set(d, a[m][ci]);
+            const V av = conv_hn::Set(d, a[m][ci]);
             for (size_t v = 0; v < NV; ++v) acc[m][v] = conv_hn::MulAdd(av, wv[v], acc[m][v]);
           }
         }
@@ -637,16 +661,31 @@ HWY_INLINE void IgemmNhwcImpl(const conv::IgemmParams& p) {
 #if WEBNN_CONV_ONE_VECTOR
   conv_detail::IgemmNhwcScalable(p);
 #else
+  using conv_detail::DF;
   constexpr size_t MR = conv_detail::kIgemmMR;
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  using conv_detail::DHalf;
+  if (p.variant == conv::kIgemmWide) return conv_detail::IgemmNhwcImpl<DF, 7, 4>(p);
+  if (p.variant == conv::kIgemmHalf) {
+    switch (p.nv) {
+      case 1: return conv_detail::IgemmNhwcImpl<DHalf, 8, 1>(p);
+      case 2: return conv_detail::IgemmNhwcImpl<DHalf, 8, 2>(p);
+      default: return conv_detail::IgemmNhwcImpl<DHalf, 8, 3>(p);
+    }
+  }
+#endif
   switch (p.nv) {
-    case 1: conv_detail::IgemmNhwcImpl<MR, 1>(p); break;
-    case 2: conv_detail::IgemmNhwcImpl<MR, 2>(p); break;
+    case 1: conv_detail::IgemmNhwcImpl<DF, MR, 1>(p); break;
+    case 2: conv_detail::IgemmNhwcImpl<DF, MR, 2>(p); break;
     default:
-      if constexpr (conv_detail::kIgemmMaxNV >= 3) conv_detail::IgemmNhwcImpl<MR, 3>(p);
+      if constexpr (conv_detail::kIgemmMaxNV >= 3) conv_detail::IgemmNhwcImpl<DF, MR, 3>(p);
       break;
   }
 #endif
 }
+
+// Whether IgemmNhwcImpl has the kIgemmWide and kIgemmHalf tiles on this target.
+HWY_INLINE bool IgemmExtraTilesImpl() { return conv_detail::kIgemmExtraTiles; }
 
 HWY_INLINE void DirectNchwImpl(const conv::DirectParams& p) {
 #if WEBNN_CONV_ONE_VECTOR
