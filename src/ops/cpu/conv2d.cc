@@ -390,16 +390,26 @@ size_t ChunkCount(double flops, size_t max_chunks, size_t threads) {
   return std::max<size_t>(1, std::min<size_t>({max_chunks, want, static_cast<size_t>(std::max(1.0, by_work))}));
 }
 
-// The in-register part of a fused activation: relu and clamp are a clamp of
-// the accumulator (NaN kept); other activations run over the output after
-// the convolution (ApplyFusedActivation).
-conv::Epilogue EpilogueFor(const std::optional<FusedActivation>& act) {
+// A fused activation the kernels apply in registers as they store: relu and
+// clamp (a clamp of the accumulator, NaN kept), hardSwish, and the post affine
+// map after them. Other activations run over the finished output
+// (ApplyFusedActivation); `in_registers` says which.
+conv::Epilogue EpilogueFor(const std::optional<FusedActivation>& act, bool* in_registers) {
   conv::Epilogue ep;
-  if (!act || (act->op != OpKind::relu && act->op != OpKind::clamp)) return ep;
-  const ActivationF32 bounds = MakeActivationF32(act->op, act->attrs);
-  ep.clamp = true;
-  ep.lo = act->op == OpKind::relu ? 0.0f : bounds.min_value;
-  ep.hi = act->op == OpKind::relu ? std::numeric_limits<float>::infinity() : bounds.max_value;
+  *in_registers = !act;
+  if (!act || (act->op != OpKind::relu && act->op != OpKind::clamp && act->op != OpKind::hardSwish)) return ep;
+  *in_registers = true;
+  if (act->op == OpKind::hardSwish) {
+    ep.hard_swish = true;
+  } else {
+    const ActivationF32 bounds = MakeActivationF32(act->op, act->attrs);
+    ep.clamp = true;
+    ep.lo = act->op == OpKind::relu ? 0.0f : bounds.min_value;
+    ep.hi = act->op == OpKind::relu ? std::numeric_limits<float>::infinity() : bounds.max_value;
+  }
+  ep.affine = act->HasPostAffine();
+  ep.scale = static_cast<float>(act->post_scale);
+  ep.shift = static_cast<float>(act->post_shift);
   return ep;
 }
 
@@ -888,7 +898,8 @@ void RunConv2d(const KernelContext& ctx) {
     else bias = local_bias.emplace(PackBias(*pf, *bias_view)).data();
   }
 
-  const conv::Epilogue ep = EpilogueFor(attrs.activation);
+  bool in_registers = false;
+  const conv::Epilogue ep = EpilogueFor(attrs.activation, &in_registers);
   const bool f16 = input.type == DataType::kFloat16;
 
   const float* x = input.as<float>();
@@ -906,7 +917,7 @@ void RunConv2d(const KernelContext& ctx) {
     case Path::kIgemmNhwc: RunIgemmNhwc(ctx, g, *pf, bias, ep, x, y); break;
     case Path::kIgemmNchw: RunIgemmNchw(ctx, g, *pf, bias, ep, x, y); break;
   }
-  ApplyFusedActivation(attrs.activation, y, output.elements(), ctx.parallel, /*skip_clamps=*/true);
+  if (!in_registers) ApplyFusedActivation(attrs.activation, y, output.elements(), ctx.parallel);
   if (f16) ConvertF32ToF16(y, output.as<uint16_t>(), output.elements(), ctx.parallel);
 }
 

@@ -35,9 +35,15 @@ namespace webnn::ops::cpu::conv {
 
 // Bias is added first; the clamp is applied only when `clamp` is set (a fused
 // activation), in an order that keeps NaN.
+// Applied to each output vector before it is stored, in this order: a clamp
+// (relu, clamp; NaN kept), hardSwish, then y * scale + shift (a fused
+// activation's post affine map).
 struct Epilogue {
   float lo = 0, hi = 0;
   bool clamp = false;
+  bool hard_swish = false;
+  bool affine = false;
+  float scale = 1, shift = 0;
 };
 
 struct IgemmParams {
@@ -209,9 +215,17 @@ HWY_INLINE VF LoadTail(DF d, const float* HWY_RESTRICT p, size_t n) {
 
 template <class D, class V = conv_hn::Vec<D>>
 HWY_INLINE V ApplyEpilogue(D d, V v, const conv::Epilogue& e) {
-  if (!e.clamp) return v;
   // x86 max/min return the second operand when either is NaN: x stays NaN.
-  return conv_hn::Min(conv_hn::Set(d, e.hi), conv_hn::Max(conv_hn::Set(d, e.lo), v));
+  if (e.clamp) v = conv_hn::Min(conv_hn::Set(d, e.hi), conv_hn::Max(conv_hn::Set(d, e.lo), v));
+  if (e.hard_swish) {
+    // As the hardSwish kernel computes it: x (x + 3) / 6, -0 at or below -3,
+    // x at or above 3 (NaN stays).
+    const V y = conv_hn::Mul(conv_hn::Mul(v, conv_hn::Add(v, conv_hn::Set(d, 3.0f))), conv_hn::Set(d, 1.0f / 6.0f));
+    const V low = conv_hn::IfThenElse(conv_hn::Le(v, conv_hn::Set(d, -3.0f)), conv_hn::Set(d, -0.0f), y);
+    v = conv_hn::IfThenElse(conv_hn::Ge(v, conv_hn::Set(d, 3.0f)), v, low);
+  }
+  if (e.affine) v = conv_hn::MulAdd(v, conv_hn::Set(d, e.scale), conv_hn::Set(d, e.shift));
+  return v;
 }
 
 template <class D, class V = conv_hn::Vec<D>>
