@@ -81,7 +81,9 @@ for c in "${CASES[@]}"; do
 done
 
 load_end=$(cut -d' ' -f1 /proc/loadavg)
-busy=$(awk -v a="$load_start" -v b="$load_end" -v n="$(nproc)" 'BEGIN { print (a > n / 2 || b > n / 2) ? 1 : 0 }')
+# Busy: others were running before we started, or the load at the end is
+# more than our own runs (up to nproc threads) account for.
+busy=$(awk -v a="$load_start" -v b="$load_end" -v n="$(nproc)" 'BEGIN { print (a > n / 2 || b > n + 0.5) ? 1 : 0 }')
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 ort_version=$(sed -n 's/.*"version": "\([^"]*\)".*/\1/p' "$PEERS/node_modules/onnxruntime-node/package.json" | head -1)
 webnn_version=$("$WEBNN" info 2>/dev/null | head -1)

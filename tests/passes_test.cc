@@ -357,3 +357,30 @@ TEST_CASE("passes: scalar mul / add after a fused activation join its epilogue",
     }
   }
 }
+
+TEST_CASE("passes: bias, batchNormalization and relu fold into convTranspose2d", "[passes]") {
+  // PP-OCR det's head: convTranspose2d -> add(bias) -> batchNormalization -> relu.
+  const std::vector<std::pair<MLConvTranspose2dFilterOperandLayout, std::vector<uint32_t>>> layouts = {
+      {MLConvTranspose2dFilterOperandLayout::kIohw, {3, 5, 2, 2}},
+      {MLConvTranspose2dFilterOperandLayout::kHwoi, {2, 2, 5, 3}},
+      {MLConvTranspose2dFilterOperandLayout::kOhwi, {5, 2, 2, 3}}};
+  uint64_t seed = 60;
+  for (const auto& [layout, filter_shape] : layouts) {
+    const auto body = [&](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+      MLOperand y = b.convTranspose2d(in[0], in[1], {.strides = std::vector<uint32_t>{2, 2}, .filterLayout = layout});
+      y = b.batchNormalization(b.add(y, in[2]), in[3], in[4], {.scale = in[5], .bias = in[6]});
+      return MLNamedOperands{{"out", b.relu(y)}};
+    };
+    const auto c = [](std::vector<uint32_t> shape, double lo = -1, double hi = 1) {
+      return InputSpec{.shape = std::move(shape), .lo = lo, .hi = hi, .constant = true};
+    };
+    CheckBothWays("convTranspose2d+add+batchNorm+relu", {InputSpec{.shape = {1, 3, 6, 5}}, c(filter_shape),
+                  c({1, 5, 1, 1}), c({5}), c({5}, 0.5, 2), c({5}), c({5})},
+                  body, MLOperandDataType::kFloat32, seed++);
+    CHECK(ExecutedOps(MLDeviceType::kCpu, true, [&](MLGraphBuilder& b) {
+            return body(b, {Input(b, "x", {1, 3, 6, 5}), Constant(b, filter_shape, 0.1f), Constant(b, {1, 5, 1, 1}, 0.2f),
+                            Constant(b, {5}, 0.1f), Constant(b, {5}, 1.0f), Constant(b, {5}, 2.0f),
+                            Constant(b, {5}, -1.0f)});
+          }) == Strings{"convTranspose2d"});
+  }
+}

@@ -131,30 +131,50 @@ bool IsScalarConstant(const Graph& graph, OperandId id, float value) {
   return v && v->size() == 1 && (*v)[0] == value;
 }
 
-// A float32 conv2d whose filter (and bias, if any) are host constants, that
-// an affine map of its output can be folded into.
+// A float32 conv2d / convTranspose2d whose filter (and bias, if any) are host
+// constants, that an affine map of its output can be folded into.
 struct FoldableConv {
   uint32_t node;
   std::vector<float> filter, bias;  // bias: one per output channel (zeros if absent)
   size_t out_channels;
-  bool filter_out_axis_first;  // oihw / ohwi: O is the outermost dimension
-  size_t channel_from_end;     // the output's channel axis, counted from the end
+  size_t filter_out_stride;  // filter element i belongs to output channel (i / stride) % out_channels
+  size_t channel_from_end;   // the output's channel axis, counted from the end
 };
 
 std::optional<FoldableConv> AsFoldableConv(const Graph& graph, uint32_t n) {
   const Node& conv = graph.nodes()[n];
-  if (conv.op != ops::OpKind::conv2d || conv.outputs.empty()) return std::nullopt;  // detached
-  const auto& attrs = static_cast<const ops::Conv2dAttrs&>(*conv.attrs);
-  if (attrs.activation) return std::nullopt;
+  if (conv.outputs.empty()) return std::nullopt;  // detached
+  // The filter dimension holding the output channels, and the input layout.
+  size_t out_axis = 0;
+  MLInputOperandLayout layout;
+  if (conv.op == ops::OpKind::conv2d) {
+    const auto& attrs = static_cast<const ops::Conv2dAttrs&>(*conv.attrs);
+    if (attrs.activation) return std::nullopt;
+    layout = attrs.inputLayout;
+    const auto f = attrs.filterLayout;
+    out_axis = f == MLConv2dFilterOperandLayout::kOihw || f == MLConv2dFilterOperandLayout::kOhwi ? 0 : 3;
+  } else if (conv.op == ops::OpKind::convTranspose2d) {
+    const auto& attrs = static_cast<const ops::ConvTranspose2dAttrs&>(*conv.attrs);
+    // With groups the filter holds out_channels / groups per group.
+    if (attrs.activation || attrs.groups != 1) return std::nullopt;
+    layout = attrs.inputLayout;
+    const auto f = attrs.filterLayout;
+    out_axis = f == MLConvTranspose2dFilterOperandLayout::kIohw ? 1
+               : f == MLConvTranspose2dFilterOperandLayout::kHwoi ? 2
+                                                                  : 0;
+  } else {
+    return std::nullopt;
+  }
   auto filter = HostFloats(graph, conv.inputs[1]);
   if (!filter) return std::nullopt;
   const OperandDesc& y = graph.operand(conv.outputs[0]).desc;
-  const size_t channel_from_end = attrs.inputLayout == MLInputOperandLayout::kNchw ? 2 : 0;
+  const size_t channel_from_end = layout == MLInputOperandLayout::kNchw ? 2 : 0;
   const core::Dim& channels = y.shape[y.shape.size() - 1 - channel_from_end];
   if (!channels.IsStatic()) return std::nullopt;
-  FoldableConv f{n, std::move(*filter), std::vector<float>(channels.size, 0.0f), channels.size,
-                 attrs.filterLayout == MLConv2dFilterOperandLayout::kOihw ||
-                     attrs.filterLayout == MLConv2dFilterOperandLayout::kOhwi,
+  const auto& filter_shape = graph.operand(conv.inputs[1]).desc.shape;
+  size_t stride = 1;
+  for (size_t a = out_axis + 1; a < filter_shape.size(); ++a) stride *= filter_shape[a].size;
+  FoldableConv f{n, std::move(*filter), std::vector<float>(channels.size, 0.0f), channels.size, stride,
                  channel_from_end};
   if (conv.inputs[2] != kNoOperand) {
     auto bias = HostFloats(graph, conv.inputs[2]);
@@ -178,9 +198,8 @@ std::optional<std::vector<float>> PerChannel(const Graph& graph, OperandId c, co
 
 // y * scale + shift per output channel as new filter and bias constants.
 void ApplyAffine(Graph& graph, FoldableConv& conv, const std::vector<float>& scale, const std::vector<float>& shift) {
-  const size_t per_channel = conv.filter.size() / conv.out_channels;
   for (size_t i = 0; i < conv.filter.size(); ++i)
-    conv.filter[i] *= scale[conv.filter_out_axis_first ? i / per_channel : i % conv.out_channels];
+    conv.filter[i] *= scale[(i / conv.filter_out_stride) % conv.out_channels];
   for (size_t o = 0; o < conv.out_channels; ++o) conv.bias[o] = conv.bias[o] * scale[o] + shift[o];
   const Node& node = graph.nodes()[conv.node];
   std::vector<uint32_t> filter_shape;

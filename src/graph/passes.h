@@ -22,8 +22,8 @@ struct PassStats {
 };
 
 // mul / add by constants varying only along the output channels, and
-// batchNormalization with constant parameters, after a float32 conv2d whose
-// filter and bias are host constants: folded into new filter and bias
+// batchNormalization with constant parameters, after a float32 conv2d or
+// convTranspose2d (groups 1) whose filter and bias are host constants: folded into new filter and bias
 // constants (W * s, b * s + t), the consumer disappears.
 int FoldAffineIntoConvs(Graph& graph, const std::map<std::string, OperandId>& outputs);
 
