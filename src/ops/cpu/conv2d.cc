@@ -413,6 +413,23 @@ conv::Epilogue EpilogueFor(const std::optional<FusedActivation>& act, bool* in_r
   return ep;
 }
 
+// The hardSwish / affine part of `ep` over a block the depthwise kernels (which
+// only clamp in registers) just wrote, while it is still in cache.
+void ApplyEpilogueAfter(const conv::Epilogue& ep, float* out, size_t n) {
+  if (ep.hard_swish) {
+    ActivationF32 hs;
+    hs.op = OpKind::hardSwish;
+    ApplyActivationF32(hs, out, n);
+  }
+  if (ep.affine) {
+    ActivationF32 affine;
+    affine.op = OpKind::linear;
+    affine.alpha = ep.scale;
+    affine.beta = ep.shift;
+    ApplyActivationF32(affine, out, n);
+  }
+}
+
 // Phase rows [i0, i0 + l.hq) (a band when i0 > 0 or l.hq is short of the
 // plane's), as an l.hq-row plane per phase. `borders_ready`: `out` already
 // holds this layout's zeros (the last call built the same layout), so only
@@ -579,6 +596,7 @@ void RunDepthwiseNchw(const KernelContext& ctx, const Conv2dGeometry& g, const P
       p.out = y + plane * out_plane;
       p.epilogue = ep;
       HWY_DYNAMIC_DISPATCH(Conv2dDepthwiseRowsNchw)(p);
+      ApplyEpilogueAfter(ep, p.out + p.oy_begin * g.out_w, (p.oy_end - p.oy_begin) * g.out_w);
     }
   });
 }
@@ -847,6 +865,7 @@ void RunDepthwiseNhwc(const KernelContext& ctx, const Conv2dGeometry& g, const P
       p.out = y + r * g.out_w * c;
       p.epilogue = ep;
       HWY_DYNAMIC_DISPATCH(Conv2dDepthwiseNhwcRow)(p);
+      ApplyEpilogueAfter(ep, p.out, size_t{g.out_w} * c);
     }
   });
 }

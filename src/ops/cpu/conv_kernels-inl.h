@@ -230,6 +230,17 @@ HWY_NOINLINE V ApplyActivationEpilogue(D d, V v, const conv::Epilogue& e) {
   return v;
 }
 
+// The depthwise kernels clamp only: their few FMAs per stored vector leave no
+// room for more, and even an out-of-line call there kept constants live and
+// spilled accumulators (dw5x5 at half speed). Their callers apply hardSwish
+// and the affine map to each block right after it is written.
+template <class D, class V = conv_hn::Vec<D>>
+HWY_INLINE V ApplyClamp(D d, V v, const conv::Epilogue& e) {
+  // x86 max/min return the second operand when either is NaN: x stays NaN.
+  if (e.clamp) v = conv_hn::Min(conv_hn::Set(d, e.hi), conv_hn::Max(conv_hn::Set(d, e.lo), v));
+  return v;
+}
+
 template <class D, class V = conv_hn::Vec<D>>
 HWY_INLINE V ApplyEpilogue(D d, V v, const conv::Epilogue& e) {
   // x86 max/min return the second operand when either is NaN: x stays NaN.
@@ -431,8 +442,8 @@ HWY_INLINE void DepthwiseRowsTile(const conv::DepthwiseRowsParams& p, size_t oy0
   }
   for (size_t r = 0; r < R; ++r) {
     float* o = p.out + (oy0 + r) * p.ow + ox;
-    for (size_t v = 0; v + 1 < NV; ++v) conv_hn::StoreU(ApplyEpilogue(d, acc[r][v], p.epilogue), d, o + v * L);
-    StoreN(d, ApplyEpilogue(d, acc[r][NV - 1], p.epilogue), o + (NV - 1) * L, kPartial ? last : L);
+    for (size_t v = 0; v + 1 < NV; ++v) conv_hn::StoreU(ApplyClamp(d, acc[r][v], p.epilogue), d, o + v * L);
+    StoreN(d, ApplyClamp(d, acc[r][NV - 1], p.epilogue), o + (NV - 1) * L, kPartial ? last : L);
   }
 }
 
@@ -489,7 +500,7 @@ HWY_INLINE void DepthwiseNhwcBlock(const conv::DepthwiseNhwcParams& p, size_t x0
   for (size_t j = 0; j < xc; ++j) {
     float* o = p.out + (x0 + j) * p.channels + c0;
     for (size_t v = 0; v < NV; ++v)
-      if (n[v]) StoreN(d, ApplyEpilogue(d, acc[j][v], p.epilogue), o + v * L, n[v]);
+      if (n[v]) StoreN(d, ApplyClamp(d, acc[j][v], p.epilogue), o + v * L, n[v]);
   }
 }
 
@@ -536,7 +547,7 @@ HWY_INLINE void DepthwiseNhwcSlideBlock(const conv::DepthwiseNhwcParams& p, size
   for (size_t j = 0; j < xc; ++j) {
     float* o = p.out + (x0 + j) * p.channels + c0;
     for (size_t v = 0; v < NV; ++v)
-      if (n[v]) StoreN(d, ApplyEpilogue(d, acc[j][v], p.epilogue), o + v * L, n[v]);
+      if (n[v]) StoreN(d, ApplyClamp(d, acc[j][v], p.epilogue), o + v * L, n[v]);
   }
 }
 
@@ -590,7 +601,7 @@ inline HWY_NOINLINE void IgemmNhwcScalable(const conv::IgemmParams& p) {
           const float* a = p.ind[px * p.taps + t] + p.a_offset;
           for (size_t ci = 0; ci < p.cin; ++ci, w += nb) acc = conv_hn::MulAdd(conv_hn::Set(d, a[ci]), conv_hn::LoadU(d, w), acc);
         }
-        StoreN(d, ApplyEpilogue(d, acc, p.epilogue), p.out + px * p.out_stride + c0, p.cout - c0);
+        StoreN(d, ApplyClamp(d, acc, p.epilogue), p.out + px * p.out_stride + c0, p.cout - c0);
       }
     }
   }
@@ -609,7 +620,7 @@ inline HWY_NOINLINE void DirectNchwScalable(const conv::DirectParams& p) {
       const float* w = p.weights + b * p.k * p.mr + m;
       for (size_t k = 0; k < p.k; ++k)
         acc = conv_hn::MulAdd(conv_hn::Set(d, w[k * p.mr]), LoadTail(d, p.src + p.koff[k] + q0, nq), acc);
-      conv_hn::Store(ApplyEpilogue(d, acc, p.epilogue), d, tile);
+      conv_hn::Store(ApplyClamp(d, acc, p.epilogue), d, tile);
       for (size_t i = 0; i < nq; ++i) {
         const size_t q = q0 + i, oy = q / p.wq, ox = q % p.wq;
         if (ox < p.ow) p.out[co * p.out_plane + oy * p.ow + ox] = tile[i];
@@ -639,7 +650,7 @@ inline HWY_NOINLINE void DepthwiseRowsScalable(const conv::DepthwiseRowsParams& 
           for (size_t kx = 0; kx < p.kw; ++kx)
             acc = conv_hn::MulAdd(conv_hn::Set(d, p.weights[size_t(ky) * p.kw + kx]), LoadTail(d, row + p.xoff[kx], n), acc);
         }
-      StoreN(d, ApplyEpilogue(d, acc, p.epilogue), p.out + oy * p.ow + ox, n);
+      StoreN(d, ApplyClamp(d, acc, p.epilogue), p.out + oy * p.ow + ox, n);
     }
 }
 
@@ -652,7 +663,7 @@ inline HWY_NOINLINE void DepthwiseNhwcRowScalable(const conv::DepthwiseNhwcParam
       VF acc = p.bias ? conv_hn::LoadU(d, p.bias + c0) : conv_hn::Zero(d);
       for (size_t t = 0; t < p.taps; ++t)
         acc = conv_hn::MulAdd(LoadTail(d, p.ind[x * p.taps + t] + c0, n), conv_hn::LoadU(d, p.weights + t * p.cp + c0), acc);
-      StoreN(d, ApplyEpilogue(d, acc, p.epilogue), p.out + x * p.channels + c0, n);
+      StoreN(d, ApplyClamp(d, acc, p.epilogue), p.out + x * p.channels + c0, n);
     }
   }
 }
