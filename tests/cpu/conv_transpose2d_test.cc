@@ -6,6 +6,7 @@
 // float32 rounding is many ULP of the result).
 #include <algorithm>
 #include <optional>
+#include <tuple>
 #include <sstream>
 
 #include "cross_device.h"
@@ -163,5 +164,24 @@ TEST_CASE("cpu convTranspose2d NaN, infinities and signed zeros", "[cpu][conv_tr
     c.special_fraction = trial % 2 ? 0 : 0.05;
     c.filter_special_fraction = trial % 2 ? 0.2 : 0;  // NaN weights on taps past the output stay unused
     Check(c, rng(), kSpecialTolerance);
+  }
+}
+
+TEST_CASE("cpu convTranspose2d 2x2 stride 2 (pixel shuffle path)", "[cpu][conv_transpose2d]") {
+  // nchw, kernel == stride 2: one GEMM on the planes and an interleave; odd
+  // widths leave interleave tails, tall images make several row bands.
+  uint64_t seed = 30;
+  for (auto layout : {MLConvTranspose2dFilterOperandLayout::kIohw, MLConvTranspose2dFilterOperandLayout::kHwoi,
+                      MLConvTranspose2dFilterOperandLayout::kOhwi}) {
+    for (MLOperandDataType type : {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16}) {
+      for (const auto& [batch, cin, h, w, cout, bias] :
+           std::vector<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, bool>>{
+               {1, 1, 1, 1, 1, false}, {2, 3, 5, 17, 4, true}, {1, 24, 70, 33, 1, true}, {1, 7, 9, 160, 24, false}}) {
+        ConvTCase c;
+        c.batch = batch, c.cin = cin, c.h = h, c.w = w, c.cout_g = cout, c.kh = c.kw = 2, c.strides = {2, 2};
+        c.filter_layout = layout, c.bias = bias, c.type = type;
+        Check(c, seed++);
+      }
+    }
   }
 }

@@ -30,6 +30,23 @@ void ConvTranspose2dTransposeBlock(const float* src, size_t ss, float* dst, size
   TransposeBlockImpl(src, ss, dst, ds, r0, r1, c0, c1);
 }
 
+// dst[x * 2 + j] = rows[j][x] + bias, j = 0, 1, x < w: one output row of a
+// stride-2 pixel shuffle.
+void ConvTranspose2dInterleave2(const float* HWY_RESTRICT row0, const float* HWY_RESTRICT row1, float bias,
+                                float* HWY_RESTRICT dst, size_t w) {
+  namespace hn = hwy::HWY_NAMESPACE;
+  const hn::ScalableTag<float> d;
+  const size_t n = hn::Lanes(d);
+  const auto b = hn::Set(d, bias);
+  size_t x = 0;
+  for (; x + n <= w; x += n)
+    hn::StoreInterleaved2(hn::Add(hn::LoadU(d, row0 + x), b), hn::Add(hn::LoadU(d, row1 + x), b), d, dst + 2 * x);
+  for (; x < w; ++x) {  // the tail: fewer than one vector of columns
+    dst[2 * x] = row0[x] + bias;
+    dst[2 * x + 1] = row1[x] + bias;
+  }
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace webnn::ops::cpu
 HWY_AFTER_NAMESPACE();
@@ -40,10 +57,12 @@ HWY_AFTER_NAMESPACE();
 #include <optional>
 #include <vector>
 
+#include "core/float16.h"
 #include "core/strings.h"
 #include "ops/conv_transpose2d.h"
 #include "ops/cpu/activation.h"
 #include "ops/cpu/float16.h"
+#include "ops/cpu/gemm.h"
 #include "ops/cpu/kernel_registry.h"
 
 namespace webnn::ops::cpu {
@@ -52,6 +71,7 @@ HWY_EXPORT(ConvTranspose2dTiling);
 HWY_EXPORT(ConvTranspose2dGemm);
 HWY_EXPORT(ConvTranspose2dCol2imRow);
 HWY_EXPORT(ConvTranspose2dTransposeBlock);
+HWY_EXPORT(ConvTranspose2dInterleave2);
 
 namespace {
 
@@ -315,6 +335,67 @@ void RunNhwc(const KernelContext& ctx, const ConvTranspose2dGeometry& g, const P
   }
 }
 
+// kernel == stride 2, no padding, dilation or groups: every output pixel gets
+// exactly one tap, so the op is one GEMM on the nchw planes followed by a
+// pixel shuffle, with no transposes (PP-OCR det's upsampling head).
+bool IsPixelShuffle(const ConvTranspose2dGeometry& g) {
+  return g.kernel_h == 2 && g.kernel_w == 2 && g.stride_h == 2 && g.stride_w == 2 && g.dilation_h == 1 &&
+         g.dilation_w == 1 && g.groups == 1 && g.pad_top == 0 && g.pad_bottom == 0 && g.pad_left == 0 &&
+         g.pad_right == 0 && g.out_h == 2 * g.in_h && g.out_w == 2 * g.in_w;
+}
+
+thread_local std::vector<float> t_shuffle;
+
+// C[(o, ky, kx), p] = sum_i W[i, o, ky, kx] x[i, p] per band of input rows
+// (C in L2), then out[o, 2y + ky, 2x + kx] = C[(o, ky, kx), y W + x] + b[o].
+void RunPixelShuffleNchw(const KernelContext& ctx, const ConvTranspose2dGeometry& g,
+                         const ConvTranspose2dAttrs& attrs, const TensorView& filter, const float* bias,
+                         const float* x, float* y) {
+  const size_t cin = g.in_channels, cout = g.out_channels, m = cout * 4;
+  // A = W as [(o, ky, kx), i], from any filter layout.
+  std::vector<float> a(m * cin);
+  const bool f16 = filter.type == DataType::kFloat16;
+  for (size_t i = 0; i < cin; ++i)
+    for (size_t o = 0; o < cout; ++o)
+      for (size_t ky = 0; ky < 2; ++ky)
+        for (size_t kx = 0; kx < 2; ++kx) {
+          size_t idx = 0;
+          switch (attrs.filterLayout) {
+            case MLConvTranspose2dFilterOperandLayout::kIohw: idx = ((i * cout + o) * 2 + ky) * 2 + kx; break;
+            case MLConvTranspose2dFilterOperandLayout::kHwoi: idx = ((ky * 2 + kx) * cout + o) * cin + i; break;
+            case MLConvTranspose2dFilterOperandLayout::kOhwi: idx = ((o * 2 + ky) * 2 + kx) * cin + i; break;
+          }
+          const float w = f16 ? core::HalfBitsToFloat(filter.as<uint16_t>()[idx]) : filter.as<float>()[idx];
+          a[((o * 2 + ky) * 2 + kx) * cin + i] = w;
+        }
+  const size_t plane = size_t{g.in_h} * g.in_w;
+  // Bands of input rows whose C block (m x rows * w floats) stays in L2.
+  const size_t band = std::max<size_t>(1, (192 * 1024 / sizeof(float)) / (m * g.in_w));
+  const size_t bands_per_image = CeilDiv(g.in_h, band);
+  const size_t items = size_t{g.batch} * bands_per_image;
+  ctx.parallel.Run(items, 1, [&](size_t b0, size_t b1) {
+    core::SerialFor serial;
+    for (size_t item = b0; item < b1; ++item) {
+      const size_t n = item / bands_per_image, y0 = item % bands_per_image * band;
+      const size_t rows = std::min<size_t>(band, g.in_h - y0), cols = rows * g.in_w;
+      float* c = Grow(t_shuffle, m * cols);
+      GemmF32(m, cols, cin, a.data(), cin, x + n * cin * plane + y0 * g.in_w, plane, /*b_transposed=*/false, c,
+              cols, GemmEpilogue{}, GemmOptions{}, serial);
+      for (size_t o = 0; o < cout; ++o) {
+        const float bo = bias ? bias[o] : 0.0f;
+        float* out_plane = y + (n * cout + o) * size_t{g.out_h} * g.out_w;
+        for (size_t r = 0; r < rows; ++r)
+          for (size_t ky = 0; ky < 2; ++ky) {
+            const float* row0 = c + ((o * 2 + ky) * 2 + 0) * cols + r * g.in_w;
+            const float* row1 = c + ((o * 2 + ky) * 2 + 1) * cols + r * g.in_w;
+            HWY_DYNAMIC_DISPATCH(ConvTranspose2dInterleave2)(row0, row1, bo,
+                                                            out_plane + (2 * (y0 + r) + ky) * g.out_w, g.in_w);
+          }
+      }
+    }
+  });
+}
+
 void RunConvTranspose2d(const KernelContext& ctx) {
   const auto& attrs = AttrsAs<ConvTranspose2dAttrs>(ctx.attrs);
   const TensorView& input = ctx.inputs[0];
@@ -345,6 +426,13 @@ void RunConvTranspose2d(const KernelContext& ctx) {
     float* x32 = Grow(t_input_f32, input.elements());
     ConvertF16ToF32(input.as<uint16_t>(), x32, input.elements(), ctx.parallel);
     x = x32;
+  }
+  if (nchw && IsPixelShuffle(g)) {
+    float* y = f16 ? Grow(t_output_nchw, output.elements()) : output.as<float>();
+    RunPixelShuffleNchw(ctx, g, attrs, filter, bias, x, y);
+    ApplyFusedActivation(attrs.activation, y, output.elements(), ctx.parallel);
+    if (f16) ConvertF32ToF16(y, output.as<uint16_t>(), output.elements(), ctx.parallel);
+    return;
   }
   const size_t in_image = size_t{g.in_channels} * g.in_h * g.in_w;
   const size_t out_image = size_t{g.out_channels} * g.out_h * g.out_w;
