@@ -31,6 +31,20 @@ struct Tolerance {
   static Tolerance Atol(double v) { return {Metric::kAtol, v}; }
 };
 
+// The spec's eight data types (data-movement ops take every one).
+inline constexpr MLOperandDataType kAllDataTypes[] = {
+    MLOperandDataType::kFloat32, MLOperandDataType::kFloat16, MLOperandDataType::kInt32, MLOperandDataType::kUint32,
+    MLOperandDataType::kInt64,   MLOperandDataType::kUint64,  MLOperandDataType::kInt8,  MLOperandDataType::kUint8};
+// The index types of gather/scatter.
+inline constexpr MLOperandDataType kIndexTypes[] = {MLOperandDataType::kInt32, MLOperandDataType::kUint32,
+                                                    MLOperandDataType::kInt64};
+
+// Random values in [-100, 100] with 10% NaN/Inf/-0 (floats) or the type's
+// extremes (integers) mixed in.
+inline InputSpec MixedSpec(MLOperandDataType type, std::vector<uint32_t> shape) {
+  return InputSpec{type, std::move(shape), -100, 100, 0.1};
+}
+
 // Random input data (deterministic for a seed).
 std::vector<std::byte> RandomTensorData(const InputSpec& spec, std::mt19937_64& rng);
 

@@ -126,10 +126,15 @@ OperandId AddFloatConstant(Graph& graph, std::vector<uint32_t> shape, const std:
   return graph.AddHostConstant(desc, std::move(bytes));
 }
 
-bool IsScalarConstant(const Graph& graph, OperandId id, float value) {
+// The value of a one-element float32 host constant (its shape checked before
+// any data is read).
+std::optional<float> ScalarConstant(const Graph& graph, OperandId id) {
+  if (id == kNoOperand || core::ElementCount(graph.operand(id).desc.shape) != 1) return std::nullopt;
   const auto v = HostFloats(graph, id);
-  return v && v->size() == 1 && (*v)[0] == value;
+  return v && v->size() == 1 ? std::optional<float>((*v)[0]) : std::nullopt;
 }
+
+bool IsScalarConstant(const Graph& graph, OperandId id, float value) { return ScalarConstant(graph, id) == value; }
 
 // A float32 conv2d / convTranspose2d whose filter (and bias, if any) are host
 // constants, that an affine map of its output can be folded into.
@@ -312,11 +317,9 @@ int RecognizeHardSwish(Graph& graph, const std::map<std::string, OperandId>& out
     // A hardSwish node computing the pattern's output; the pattern's nodes
     // are left unreachable.
     const OperandId out = node.outputs[0];
-    const std::vector<OperandId> fresh = graph.AppendNode(ops::OpKind::hardSwish, node.label, {*a},
-                                                          std::make_shared<ops::ActivationAttrs>(),
-                                                          {graph.operand(out).desc});
+    graph.AppendNode(ops::OpKind::hardSwish, node.label, {*a}, std::make_shared<ops::ActivationAttrs>(),
+                     {graph.operand(out).desc});
     graph.SetNodeOutput(static_cast<uint32_t>(graph.nodes().size() - 1), 0, out);
-    (void)fresh;
     ++found;
   }
   return found;
@@ -417,16 +420,16 @@ int FuseAffineAfterActivations(Graph& graph, const std::map<std::string, Operand
       const Node next = graph.nodes()[consumers[y][0]];
       if ((next.op != ops::OpKind::mul && next.op != ops::OpKind::add) || next.inputs.size() != 2) break;
       const OperandId c = next.inputs[0] == y ? next.inputs[1] : next.inputs[0];
-      const auto value = HostFloats(graph, c);
-      if (c == y || !value || value->size() != 1 || graph.operand(y).desc.type != core::DataType::kFloat32 ||
+      const std::optional<float> value = ScalarConstant(graph, c);
+      if (c == y || !value || graph.operand(y).desc.type != core::DataType::kFloat32 ||
           graph.operand(next.outputs[0]).desc.shape != graph.operand(y).desc.shape)
         break;
       ops::FusedActivation fa = **current;
       if (next.op == ops::OpKind::mul) {
-        fa.post_scale *= (*value)[0];
-        fa.post_shift *= (*value)[0];
+        fa.post_scale *= *value;
+        fa.post_shift *= *value;
       } else {
-        fa.post_shift += (*value)[0];
+        fa.post_shift += *value;
       }
       graph.SetNodeAttrs(n, AttrsWithActivation(producer, fa));
       graph.SetNodeOutput(n, 0, next.outputs[0]);

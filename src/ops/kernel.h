@@ -41,4 +41,10 @@ struct KernelContext {
 
 using KernelFn = void (*)(const KernelContext& ctx);
 
+// inputs[i] when the operation was given it (an optional operand is an absent
+// view, or missing from the end of the list), else null.
+inline const TensorView* OptionalInput(std::span<const TensorView> inputs, size_t i) {
+  return i < inputs.size() && inputs[i].present() ? &inputs[i] : nullptr;
+}
+
 }  // namespace webnn::ops

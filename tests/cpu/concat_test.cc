@@ -6,20 +6,10 @@ using namespace webnn::test;
 
 namespace {
 
-const MLOperandDataType kAllTypes[] = {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16,
-                                       MLOperandDataType::kInt32,   MLOperandDataType::kUint32,
-                                       MLOperandDataType::kInt64,   MLOperandDataType::kUint64,
-                                       MLOperandDataType::kInt8,    MLOperandDataType::kUint8};
-
-// Random values with NaN/Inf/-0 (floats) or the type's extremes (integers) mixed in.
-InputSpec Spec(MLOperandDataType type, std::vector<uint32_t> shape) {
-  return InputSpec{type, std::move(shape), -100, 100, 0.1};
-}
-
 void CheckConcat(MLOperandDataType type, const std::vector<std::vector<uint32_t>>& shapes, uint32_t axis,
                  uint64_t seed) {
   std::vector<InputSpec> specs;
-  for (const auto& s : shapes) specs.push_back(Spec(type, s));
+  for (const auto& s : shapes) specs.push_back(MixedSpec(type, s));
   CheckAgainstReference(MLDeviceType::kCpu, "concat", specs,
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           return MLNamedOperands{{"out", g.concat(in, axis)}};
@@ -31,7 +21,7 @@ void CheckConcat(MLOperandDataType type, const std::vector<std::vector<uint32_t>
 
 TEST_CASE("cpu concat matches reference on random shapes, axes and types", "[cpu][concat]") {
   std::mt19937_64 rng(111);
-  for (MLOperandDataType type : kAllTypes) {
+  for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 24; ++trial) {
       const uint32_t rank = static_cast<uint32_t>(1 + rng() % 5);
       const std::vector<uint32_t> base = RandomShape(rng, rank, trial % 3 == 0 ? 30 : 9);
@@ -50,7 +40,7 @@ TEST_CASE("cpu concat matches reference on random shapes, axes and types", "[cpu
 
 TEST_CASE("cpu concat: axis 0, innermost axis, many inputs, large tensors", "[cpu][concat]") {
   std::mt19937_64 rng(112);
-  for (MLOperandDataType type : kAllTypes) {
+  for (MLOperandDataType type : kAllDataTypes) {
     CheckConcat(type, {{1}, {1}}, 0, rng());
     CheckConcat(type, {{3, 1}, {3, 2}, {3, 1}, {3, 3}, {3, 1}, {3, 5}}, 1, rng());
     CheckConcat(type, {{300, 129}, {200, 129}}, 0, rng());            // threads: long blocks split

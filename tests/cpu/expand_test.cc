@@ -6,19 +6,9 @@ using namespace webnn::test;
 
 namespace {
 
-const MLOperandDataType kAllTypes[] = {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16,
-                                       MLOperandDataType::kInt32,   MLOperandDataType::kUint32,
-                                       MLOperandDataType::kInt64,   MLOperandDataType::kUint64,
-                                       MLOperandDataType::kInt8,    MLOperandDataType::kUint8};
-
-// Random values with NaN/Inf/-0 (floats) or the type's extremes (integers) mixed in.
-InputSpec Spec(MLOperandDataType type, std::vector<uint32_t> shape) {
-  return InputSpec{type, std::move(shape), -100, 100, 0.1};
-}
-
 void CheckExpand(MLOperandDataType type, const std::vector<uint32_t>& shape, const std::vector<uint32_t>& new_shape,
                  uint64_t seed) {
-  CheckAgainstReference(MLDeviceType::kCpu, "expand", {Spec(type, shape)},
+  CheckAgainstReference(MLDeviceType::kCpu, "expand", {MixedSpec(type, shape)},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           std::vector<MLDimension> dims(new_shape.begin(), new_shape.end());
                           return MLNamedOperands{{"out", g.expand(in[0], dims)}};
@@ -30,7 +20,7 @@ void CheckExpand(MLOperandDataType type, const std::vector<uint32_t>& shape, con
 
 TEST_CASE("cpu expand matches reference on random broadcasts and types", "[cpu][expand]") {
   std::mt19937_64 rng(61);
-  for (MLOperandDataType type : kAllTypes) {
+  for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 24; ++trial) {
       const uint32_t rank = static_cast<uint32_t>(rng() % 6);
       const std::vector<uint32_t> out = RandomShape(rng, rank, trial % 3 == 0 ? 30 : 9);
@@ -45,7 +35,7 @@ TEST_CASE("cpu expand matches reference on random broadcasts and types", "[cpu][
 
 TEST_CASE("cpu expand: scalar, row and column broadcasts, large outputs", "[cpu][expand]") {
   std::mt19937_64 rng(62);
-  for (MLOperandDataType type : kAllTypes) {
+  for (MLOperandDataType type : kAllDataTypes) {
     CheckExpand(type, {}, {7, 5}, rng());
     CheckExpand(type, {1}, {1}, rng());
     CheckExpand(type, {37}, {9, 37}, rng());      // row repeated

@@ -6,19 +6,6 @@ using namespace webnn::test;
 
 namespace {
 
-const MLOperandDataType kAllTypes[] = {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16,
-                                       MLOperandDataType::kInt32,   MLOperandDataType::kUint32,
-                                       MLOperandDataType::kInt64,   MLOperandDataType::kUint64,
-                                       MLOperandDataType::kInt8,    MLOperandDataType::kUint8};
-
-// Random values with NaN/Inf/-0 (floats) or the type's extremes (integers) mixed in.
-InputSpec Spec(MLOperandDataType type, std::vector<uint32_t> shape) {
-  return InputSpec{type, std::move(shape), -100, 100, 0.1};
-}
-
-const MLOperandDataType kIndexTypes[] = {MLOperandDataType::kInt32, MLOperandDataType::kUint32,
-                                         MLOperandDataType::kInt64};
-
 // Indices over [-2 * dim, 2 * dim] (uint32: [0, 2 * dim]) so that negative
 // wrapping and clamping on both sides are exercised; `special` adds the index
 // type's extremes.
@@ -29,7 +16,7 @@ InputSpec Indices(MLOperandDataType type, std::vector<uint32_t> shape, uint32_t 
 
 void Check(const std::string& op, MLOperandDataType type, const std::vector<uint32_t>& shape, const InputSpec& indices,
            uint32_t axis, uint64_t seed) {
-  CheckAgainstReference(MLDeviceType::kCpu, op, {Spec(type, shape), indices},
+  CheckAgainstReference(MLDeviceType::kCpu, op, {MixedSpec(type, shape), indices},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           MLGatherOptions options;
                           options.axis = axis;
@@ -45,7 +32,7 @@ void Check(const std::string& op, MLOperandDataType type, const std::vector<uint
 
 TEST_CASE("cpu gather matches reference on random shapes, axes, index and data types", "[cpu][gather]") {
   std::mt19937_64 rng(131);
-  for (MLOperandDataType type : kAllTypes) {
+  for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 18; ++trial) {
       const MLOperandDataType index_type = kIndexTypes[trial % 3];
       const uint32_t rank = static_cast<uint32_t>(1 + rng() % 4);
@@ -59,7 +46,7 @@ TEST_CASE("cpu gather matches reference on random shapes, axes, index and data t
 
 TEST_CASE("cpu gather: embeddings, innermost axis, large tensors", "[cpu][gather]") {
   std::mt19937_64 rng(132);
-  for (MLOperandDataType type : kAllTypes) {
+  for (MLOperandDataType type : kAllDataTypes) {
     for (MLOperandDataType index_type : kIndexTypes) {
       Check("gather", type, {1}, Indices(index_type, {}, 1), 0, rng());
       Check("gather", type, {1000, 64}, Indices(index_type, {7, 50}, 1000), 0, rng());  // threads, row copies
@@ -71,7 +58,7 @@ TEST_CASE("cpu gather: embeddings, innermost axis, large tensors", "[cpu][gather
 
 TEST_CASE("cpu gatherElements matches reference on random shapes, axes, index and data types", "[cpu][gather]") {
   std::mt19937_64 rng(133);
-  for (MLOperandDataType type : kAllTypes) {
+  for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 18; ++trial) {
       const MLOperandDataType index_type = kIndexTypes[trial % 3];
       const uint32_t rank = static_cast<uint32_t>(1 + rng() % 4);
@@ -92,7 +79,7 @@ TEST_CASE("cpu gatherElements matches reference on random shapes, axes, index an
 
 TEST_CASE("cpu gatherND matches reference on random shapes, index and data types", "[cpu][gather]") {
   std::mt19937_64 rng(134);
-  for (MLOperandDataType type : kAllTypes) {
+  for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 18; ++trial) {
       const MLOperandDataType index_type = kIndexTypes[trial % 3];
       const uint32_t rank = static_cast<uint32_t>(1 + rng() % 4);

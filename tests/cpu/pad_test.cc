@@ -6,19 +6,9 @@ using namespace webnn::test;
 
 namespace {
 
-const MLOperandDataType kAllTypes[] = {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16,
-                                       MLOperandDataType::kInt32,   MLOperandDataType::kUint32,
-                                       MLOperandDataType::kInt64,   MLOperandDataType::kUint64,
-                                       MLOperandDataType::kInt8,    MLOperandDataType::kUint8};
-
-// Random values with NaN/Inf/-0 (floats) or the type's extremes (integers) mixed in.
-InputSpec Spec(MLOperandDataType type, std::vector<uint32_t> shape) {
-  return InputSpec{type, std::move(shape), -100, 100, 0.1};
-}
-
 void CheckPad(MLOperandDataType type, const std::vector<uint32_t>& shape, const std::vector<uint32_t>& begin,
               const std::vector<uint32_t>& end, MLPaddingMode mode, MLNumber value, uint64_t seed) {
-  CheckAgainstReference(MLDeviceType::kCpu, "pad", {Spec(type, shape)},
+  CheckAgainstReference(MLDeviceType::kCpu, "pad", {MixedSpec(type, shape)},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           MLPadOptions options;
                           options.mode = mode;
@@ -37,7 +27,7 @@ TEST_CASE("cpu pad matches reference on random shapes, paddings, modes and types
   // Pad values exercising the cast: fractions, negatives into unsigned types,
   // out-of-range values clamped for narrow integers.
   const double values[] = {0.0, 3.75, -2.5, 300.0, -1e10, 1e10};
-  for (MLOperandDataType type : kAllTypes) {
+  for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 30; ++trial) {
       const MLPaddingMode mode = kModes[trial % 3];
       const uint32_t rank = static_cast<uint32_t>(1 + rng() % 5);
@@ -56,7 +46,7 @@ TEST_CASE("cpu pad matches reference on random shapes, paddings, modes and types
 
 TEST_CASE("cpu pad: images, unpadded inner axes, no padding, large tensors", "[cpu][pad]") {
   std::mt19937_64 rng(102);
-  for (MLOperandDataType type : kAllTypes) {
+  for (MLOperandDataType type : kAllDataTypes) {
     for (MLPaddingMode mode : kModes) {
       CheckPad(type, {1}, {0}, {0}, mode, 1.0, rng());
       CheckPad(type, {2, 3, 9, 11}, {0, 0, 2, 3}, {0, 0, 1, 4}, mode, 7.0, rng());    // NCHW spatial

@@ -6,19 +6,9 @@ using namespace webnn::test;
 
 namespace {
 
-const MLOperandDataType kAllTypes[] = {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16,
-                                       MLOperandDataType::kInt32,   MLOperandDataType::kUint32,
-                                       MLOperandDataType::kInt64,   MLOperandDataType::kUint64,
-                                       MLOperandDataType::kInt8,    MLOperandDataType::kUint8};
-
-// Random values with NaN/Inf/-0 (floats) or the type's extremes (integers) mixed in.
-InputSpec Spec(MLOperandDataType type, std::vector<uint32_t> shape) {
-  return InputSpec{type, std::move(shape), -100, 100, 0.1};
-}
-
 void CheckReverse(MLOperandDataType type, const std::vector<uint32_t>& shape, std::optional<std::vector<uint32_t>> axes,
                   uint64_t seed) {
-  CheckAgainstReference(MLDeviceType::kCpu, "reverse", {Spec(type, shape)},
+  CheckAgainstReference(MLDeviceType::kCpu, "reverse", {MixedSpec(type, shape)},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           MLReverseOptions options;
                           options.axes = axes;
@@ -31,7 +21,7 @@ void CheckReverse(MLOperandDataType type, const std::vector<uint32_t>& shape, st
 
 TEST_CASE("cpu reverse matches reference on random shapes, axes and types", "[cpu][reverse]") {
   std::mt19937_64 rng(81);
-  for (MLOperandDataType type : kAllTypes) {
+  for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 24; ++trial) {
       const uint32_t rank = static_cast<uint32_t>(rng() % 6);
       const std::vector<uint32_t> shape = RandomShape(rng, rank, trial % 3 == 0 ? 70 : 9);
@@ -45,7 +35,7 @@ TEST_CASE("cpu reverse matches reference on random shapes, axes and types", "[cp
 
 TEST_CASE("cpu reverse: innermost axis with vector tails, outer axes, large tensors", "[cpu][reverse]") {
   std::mt19937_64 rng(82);
-  for (MLOperandDataType type : kAllTypes) {
+  for (MLOperandDataType type : kAllDataTypes) {
     CheckReverse(type, {1}, std::nullopt, rng());
     CheckReverse(type, {131}, std::nullopt, rng());
     CheckReverse(type, {3, 67}, std::vector<uint32_t>{1}, rng());

@@ -6,19 +6,6 @@ using namespace webnn::test;
 
 namespace {
 
-const MLOperandDataType kAllTypes[] = {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16,
-                                       MLOperandDataType::kInt32,   MLOperandDataType::kUint32,
-                                       MLOperandDataType::kInt64,   MLOperandDataType::kUint64,
-                                       MLOperandDataType::kInt8,    MLOperandDataType::kUint8};
-
-// Random values with NaN/Inf/-0 (floats) or the type's extremes (integers) mixed in.
-InputSpec Spec(MLOperandDataType type, std::vector<uint32_t> shape) {
-  return InputSpec{type, std::move(shape), -100, 100, 0.1};
-}
-
-const MLOperandDataType kIndexTypes[] = {MLOperandDataType::kInt32, MLOperandDataType::kUint32,
-                                         MLOperandDataType::kInt64};
-
 // Indices over [-2 * dim, 2 * dim] (uint32: [0, 2 * dim]): wrapping, clamping
 // and many repeated targets (the last update in row-major order must win).
 InputSpec Indices(MLOperandDataType type, std::vector<uint32_t> shape, uint32_t dim, double special = 0.05) {
@@ -28,7 +15,7 @@ InputSpec Indices(MLOperandDataType type, std::vector<uint32_t> shape, uint32_t 
 
 void Check(const std::string& op, MLOperandDataType type, const std::vector<uint32_t>& shape, const InputSpec& indices,
            const std::vector<uint32_t>& updates_shape, uint32_t axis, uint64_t seed) {
-  CheckAgainstReference(MLDeviceType::kCpu, op, {Spec(type, shape), indices, Spec(type, updates_shape)},
+  CheckAgainstReference(MLDeviceType::kCpu, op, {MixedSpec(type, shape), indices, MixedSpec(type, updates_shape)},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           if (op == "scatterElements") {
                             MLScatterOptions options;
@@ -44,7 +31,7 @@ void Check(const std::string& op, MLOperandDataType type, const std::vector<uint
 
 TEST_CASE("cpu scatterElements matches reference on random shapes, axes, index and data types", "[cpu][scatter]") {
   std::mt19937_64 rng(141);
-  for (MLOperandDataType type : kAllTypes) {
+  for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 18; ++trial) {
       const MLOperandDataType index_type = kIndexTypes[trial % 3];
       const uint32_t rank = static_cast<uint32_t>(1 + rng() % 4);
@@ -67,7 +54,7 @@ TEST_CASE("cpu scatterElements matches reference on random shapes, axes, index a
 
 TEST_CASE("cpu scatterND matches reference on random shapes, index and data types", "[cpu][scatter]") {
   std::mt19937_64 rng(142);
-  for (MLOperandDataType type : kAllTypes) {
+  for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 18; ++trial) {
       const MLOperandDataType index_type = kIndexTypes[trial % 3];
       const uint32_t rank = static_cast<uint32_t>(1 + rng() % 4);

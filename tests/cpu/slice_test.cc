@@ -6,19 +6,9 @@ using namespace webnn::test;
 
 namespace {
 
-const MLOperandDataType kAllTypes[] = {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16,
-                                       MLOperandDataType::kInt32,   MLOperandDataType::kUint32,
-                                       MLOperandDataType::kInt64,   MLOperandDataType::kUint64,
-                                       MLOperandDataType::kInt8,    MLOperandDataType::kUint8};
-
-// Random values with NaN/Inf/-0 (floats) or the type's extremes (integers) mixed in.
-InputSpec Spec(MLOperandDataType type, std::vector<uint32_t> shape) {
-  return InputSpec{type, std::move(shape), -100, 100, 0.1};
-}
-
 void CheckSlice(MLOperandDataType type, const std::vector<uint32_t>& shape, const std::vector<uint32_t>& starts,
                 const std::vector<uint32_t>& sizes, std::optional<std::vector<uint32_t>> strides, uint64_t seed) {
-  CheckAgainstReference(MLDeviceType::kCpu, "slice", {Spec(type, shape)},
+  CheckAgainstReference(MLDeviceType::kCpu, "slice", {MixedSpec(type, shape)},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           MLSliceOptions options;
                           options.strides = strides;
@@ -46,7 +36,7 @@ void RandomSlice(std::mt19937_64& rng, const std::vector<uint32_t>& shape, bool 
 TEST_CASE("cpu slice matches reference on random shapes, starts, steps and types", "[cpu][slice]") {
   std::mt19937_64 rng(51);
   std::vector<uint32_t> starts, sizes, strides;
-  for (MLOperandDataType type : kAllTypes) {
+  for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 24; ++trial) {
       const uint32_t rank = static_cast<uint32_t>(rng() % 6);
       const std::vector<uint32_t> shape = RandomShape(rng, rank, trial % 3 == 0 ? 40 : 9);
@@ -59,7 +49,7 @@ TEST_CASE("cpu slice matches reference on random shapes, starts, steps and types
 
 TEST_CASE("cpu slice: whole rows, single columns, innermost steps, large tensors", "[cpu][slice]") {
   std::mt19937_64 rng(52);
-  for (MLOperandDataType type : kAllTypes) {
+  for (MLOperandDataType type : kAllDataTypes) {
     CheckSlice(type, {1}, {0}, {1}, std::nullopt, rng());
     CheckSlice(type, {6, 37}, {1, 0}, {4, 37}, std::nullopt, rng());                  // whole rows
     CheckSlice(type, {6, 37}, {0, 5}, {6, 1}, std::nullopt, rng());                   // one column

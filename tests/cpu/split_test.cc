@@ -6,19 +6,9 @@ using namespace webnn::test;
 
 namespace {
 
-const MLOperandDataType kAllTypes[] = {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16,
-                                       MLOperandDataType::kInt32,   MLOperandDataType::kUint32,
-                                       MLOperandDataType::kInt64,   MLOperandDataType::kUint64,
-                                       MLOperandDataType::kInt8,    MLOperandDataType::kUint8};
-
-// Random values with NaN/Inf/-0 (floats) or the type's extremes (integers) mixed in.
-InputSpec Spec(MLOperandDataType type, std::vector<uint32_t> shape) {
-  return InputSpec{type, std::move(shape), -100, 100, 0.1};
-}
-
 void CheckSplit(MLOperandDataType type, const std::vector<uint32_t>& shape, const MLSplits& splits, uint32_t axis,
                 uint64_t seed) {
-  CheckAgainstReference(MLDeviceType::kCpu, "split", {Spec(type, shape)},
+  CheckAgainstReference(MLDeviceType::kCpu, "split", {MixedSpec(type, shape)},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           MLSplitOptions options;
                           options.axis = axis;
@@ -34,7 +24,7 @@ void CheckSplit(MLOperandDataType type, const std::vector<uint32_t>& shape, cons
 
 TEST_CASE("cpu split matches reference on random shapes, splits, axes and types", "[cpu][split]") {
   std::mt19937_64 rng(121);
-  for (MLOperandDataType type : kAllTypes) {
+  for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 24; ++trial) {
       const uint32_t rank = static_cast<uint32_t>(1 + rng() % 5);
       const std::vector<uint32_t> shape = RandomShape(rng, rank, trial % 3 == 0 ? 30 : 9);
@@ -53,7 +43,7 @@ TEST_CASE("cpu split matches reference on random shapes, splits, axes and types"
 
 TEST_CASE("cpu split: equal parts, innermost axis, large tensors", "[cpu][split]") {
   std::mt19937_64 rng(122);
-  for (MLOperandDataType type : kAllTypes) {
+  for (MLOperandDataType type : kAllDataTypes) {
     CheckSplit(type, {1}, 1u, 0, rng());
     CheckSplit(type, {6, 9}, 3u, 1, rng());
     CheckSplit(type, {500, 129}, std::vector<uint32_t>{300, 200}, 0, rng());         // threads: long blocks

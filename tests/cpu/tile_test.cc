@@ -6,19 +6,9 @@ using namespace webnn::test;
 
 namespace {
 
-const MLOperandDataType kAllTypes[] = {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16,
-                                       MLOperandDataType::kInt32,   MLOperandDataType::kUint32,
-                                       MLOperandDataType::kInt64,   MLOperandDataType::kUint64,
-                                       MLOperandDataType::kInt8,    MLOperandDataType::kUint8};
-
-// Random values with NaN/Inf/-0 (floats) or the type's extremes (integers) mixed in.
-InputSpec Spec(MLOperandDataType type, std::vector<uint32_t> shape) {
-  return InputSpec{type, std::move(shape), -100, 100, 0.1};
-}
-
 void CheckTile(MLOperandDataType type, const std::vector<uint32_t>& shape, const std::vector<uint32_t>& reps,
                uint64_t seed) {
-  CheckAgainstReference(MLDeviceType::kCpu, "tile", {Spec(type, shape)},
+  CheckAgainstReference(MLDeviceType::kCpu, "tile", {MixedSpec(type, shape)},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           return MLNamedOperands{{"out", g.tile(in[0], reps)}};
                         },
@@ -29,7 +19,7 @@ void CheckTile(MLOperandDataType type, const std::vector<uint32_t>& shape, const
 
 TEST_CASE("cpu tile matches reference on random shapes, repetitions and types", "[cpu][tile]") {
   std::mt19937_64 rng(71);
-  for (MLOperandDataType type : kAllTypes) {
+  for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 24; ++trial) {
       const uint32_t rank = static_cast<uint32_t>(1 + rng() % 5);
       const std::vector<uint32_t> shape = RandomShape(rng, rank, 9);
@@ -42,7 +32,7 @@ TEST_CASE("cpu tile matches reference on random shapes, repetitions and types", 
 
 TEST_CASE("cpu tile: single elements, innermost repetition, replicated short rows, large outputs", "[cpu][tile]") {
   std::mt19937_64 rng(72);
-  for (MLOperandDataType type : kAllTypes) {
+  for (MLOperandDataType type : kAllDataTypes) {
     CheckTile(type, {1}, {1}, rng());
     CheckTile(type, {1}, {37}, rng());
     CheckTile(type, {3}, {11}, rng());

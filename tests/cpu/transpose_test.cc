@@ -11,20 +11,9 @@ using namespace webnn::test;
 
 namespace {
 
-const MLOperandDataType kAllTypes[] = {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16,
-                                       MLOperandDataType::kInt32,   MLOperandDataType::kUint32,
-                                       MLOperandDataType::kInt64,   MLOperandDataType::kUint64,
-                                       MLOperandDataType::kInt8,    MLOperandDataType::kUint8};
-
-// Random values over the type's range, with NaN/Inf/-0 (floats) or the type's
-// extremes (integers) mixed in.
-InputSpec Spec(MLOperandDataType type, std::vector<uint32_t> shape) {
-  return InputSpec{type, std::move(shape), -100, 100, 0.1};
-}
-
 void CheckTranspose(MLOperandDataType type, const std::vector<uint32_t>& shape, std::optional<std::vector<uint32_t>> perm,
                     uint64_t seed) {
-  CheckAgainstReference(MLDeviceType::kCpu, "transpose", {Spec(type, shape)},
+  CheckAgainstReference(MLDeviceType::kCpu, "transpose", {MixedSpec(type, shape)},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           MLTransposeOptions options;
                           options.permutation = perm;
@@ -37,7 +26,7 @@ void CheckTranspose(MLOperandDataType type, const std::vector<uint32_t>& shape, 
 
 TEST_CASE("cpu transpose matches reference on random shapes, permutations and types", "[cpu][transpose]") {
   std::mt19937_64 rng(41);
-  for (MLOperandDataType type : kAllTypes) {
+  for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 24; ++trial) {
       const uint32_t rank = static_cast<uint32_t>(rng() % 6);
       std::vector<uint32_t> shape = RandomShape(rng, rank, trial % 3 == 0 ? 40 : 9);
@@ -51,7 +40,7 @@ TEST_CASE("cpu transpose matches reference on random shapes, permutations and ty
 
 TEST_CASE("cpu transpose: register tiles, edges and (de)interleaving", "[cpu][transpose]") {
   std::mt19937_64 rng(42);
-  for (MLOperandDataType type : kAllTypes) {
+  for (MLOperandDataType type : kAllDataTypes) {
     // 2D with full tiles plus odd edges in both directions.
     CheckTranspose(type, {37, 53}, std::nullopt, rng());
     CheckTranspose(type, {64, 48}, std::nullopt, rng());
@@ -97,43 +86,43 @@ TEST_CASE("cpu data-movement kernels on every compiled Highway target", "[cpu][t
                        Tolerance tolerance = Tolerance::Ulp(0)) {
         CheckAgainstReference(MLDeviceType::kCpu, what, inputs, body, tolerance, rng());
       };
-      check("slice", {Spec(type, {9, 75})}, [](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
+      check("slice", {MixedSpec(type, {9, 75})}, [](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
         MLSliceOptions options;
         options.strides = std::vector<uint32_t>{2, 3};
         return MLNamedOperands{{"out", g.slice(in[0], {1, 2}, {8, 70}, options)}};
       });
-      check("reverse", {Spec(type, {9, 75})}, [](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
+      check("reverse", {MixedSpec(type, {9, 75})}, [](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
         return MLNamedOperands{{"out", g.reverse(in[0])}};
       });
-      check("tile", {Spec(type, {3, 5})}, [](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
+      check("tile", {MixedSpec(type, {3, 5})}, [](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
         return MLNamedOperands{{"out", g.tile(in[0], {2, 40})}};
       });
-      check("expand", {Spec(type, {7, 1})}, [](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
+      check("expand", {MixedSpec(type, {7, 1})}, [](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
         return MLNamedOperands{{"out", g.expand(in[0], {MLDimension(7), MLDimension(75)})}};
       });
       for (MLPaddingMode mode : {MLPaddingMode::kConstant, MLPaddingMode::kEdge, MLPaddingMode::kReflection})
-        check("pad", {Spec(type, {5, 40})}, [mode](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
+        check("pad", {MixedSpec(type, {5, 40})}, [mode](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
           MLPadOptions options;
           options.mode = mode;
           return MLNamedOperands{{"out", g.pad(in[0], {2, 3}, {1, 4}, options)}};
         });
       const InputSpec indices{MLOperandDataType::kInt32, {6, 75}, -20, 20};
-      check("gather", {Spec(type, {9, 75}), indices}, [](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
+      check("gather", {MixedSpec(type, {9, 75}), indices}, [](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
         MLGatherOptions options;
         options.axis = 1;
         return MLNamedOperands{{"out", g.gather(in[0], in[1], options)}};
       });
-      check("gatherElements", {Spec(type, {9, 75}), indices},
+      check("gatherElements", {MixedSpec(type, {9, 75}), indices},
             [](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
               return MLNamedOperands{{"out", g.gatherElements(in[0], in[1])}};
             });
-      check("scatterElements", {Spec(type, {9, 75}), indices, Spec(type, {6, 75})},
+      check("scatterElements", {MixedSpec(type, {9, 75}), indices, MixedSpec(type, {6, 75})},
             [](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
               return MLNamedOperands{{"out", g.scatterElements(in[0], in[1], in[2])}};
             });
       if (type != MLOperandDataType::kInt8) {
         for (uint32_t axis : {0u, 1u})
-          check("cumulativeSum", {Spec(type, {33, 75})},
+          check("cumulativeSum", {MixedSpec(type, {33, 75})},
                 [axis](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                   return MLNamedOperands{{"out", g.cumulativeSum(in[0], axis)}};
                 },

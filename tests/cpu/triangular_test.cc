@@ -6,19 +6,9 @@ using namespace webnn::test;
 
 namespace {
 
-const MLOperandDataType kAllTypes[] = {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16,
-                                       MLOperandDataType::kInt32,   MLOperandDataType::kUint32,
-                                       MLOperandDataType::kInt64,   MLOperandDataType::kUint64,
-                                       MLOperandDataType::kInt8,    MLOperandDataType::kUint8};
-
-// Random values with NaN/Inf/-0 (floats) or the type's extremes (integers) mixed in.
-InputSpec Spec(MLOperandDataType type, std::vector<uint32_t> shape) {
-  return InputSpec{type, std::move(shape), -100, 100, 0.1};
-}
-
 void CheckTriangular(MLOperandDataType type, const std::vector<uint32_t>& shape, bool upper, int32_t diagonal,
                      uint64_t seed) {
-  CheckAgainstReference(MLDeviceType::kCpu, "triangular", {Spec(type, shape)},
+  CheckAgainstReference(MLDeviceType::kCpu, "triangular", {MixedSpec(type, shape)},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           MLTriangularOptions options;
                           options.upper = upper;
@@ -32,7 +22,7 @@ void CheckTriangular(MLOperandDataType type, const std::vector<uint32_t>& shape,
 
 TEST_CASE("cpu triangular matches reference on random shapes, diagonals and types", "[cpu][triangular]") {
   std::mt19937_64 rng(151);
-  for (MLOperandDataType type : kAllTypes) {
+  for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 24; ++trial) {
       const uint32_t rank = static_cast<uint32_t>(2 + rng() % 3);
       const std::vector<uint32_t> shape = RandomShape(rng, rank, trial % 3 == 0 ? 40 : 9);
@@ -44,7 +34,7 @@ TEST_CASE("cpu triangular matches reference on random shapes, diagonals and type
 
 TEST_CASE("cpu triangular: diagonals beyond the matrix, large tensors", "[cpu][triangular]") {
   std::mt19937_64 rng(152);
-  for (MLOperandDataType type : kAllTypes) {
+  for (MLOperandDataType type : kAllDataTypes) {
     for (bool upper : {true, false}) {
       CheckTriangular(type, {1, 1}, upper, 0, rng());
       CheckTriangular(type, {3, 4}, upper, 100, rng());

@@ -45,27 +45,6 @@ namespace webnn::ops::cpu {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// The widened lane type of vertical argMin/argMax.
-template <class E>
-using WideLaneOf = std::conditional_t<std::is_same_v<E, F16>, float,
-                                      std::conditional_t<sizeof(E) == 1, int32_t, E>>;
-
-template <class D, class E>
-HWY_INLINE hn::Vec<D> LoadWide(D d, const E* p) {
-  if constexpr (sizeof(E) == 1) {
-    const hn::Rebind<E, D> dn;
-    return hn::PromoteTo(d, hn::LoadU(dn, p));
-  } else {
-    return LoadLanes(d, p);
-  }
-}
-template <class D, class E>
-HWY_INLINE hn::Vec<D> LoadWideTail(D d, const E* p, size_t n) {
-  alignas(64) E buf[kMaxVectorBytes / 4] = {};
-  std::memcpy(buf, p, n * sizeof(E));
-  return LoadWide(d, buf);
-}
-
 template <class E>
 uint64_t RowArg(const E* HWY_RESTRICT x, size_t n, bool is_max) {
   using T = LaneOf<E>;

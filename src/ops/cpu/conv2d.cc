@@ -366,10 +366,6 @@ std::vector<float> PackBias(const PackedFilter& p, const TensorView& bias) {
   return out;
 }
 
-const TensorView* BiasOf(std::span<const TensorView> inputs) {
-  return inputs.size() > 2 && inputs[2].present() ? &inputs[2] : nullptr;
-}
-
 std::shared_ptr<const void> PrepareConv2d(const PrepareContext& ctx) {
   const auto& attrs = AttrsAs<Conv2dAttrs>(ctx.attrs);
   const TensorView& input = ctx.inputs[0];
@@ -377,7 +373,7 @@ std::shared_ptr<const void> PrepareConv2d(const PrepareContext& ctx) {
   if (!filter.present()) return nullptr;  // not a constant: packed per dispatch
   auto prepared = std::make_shared<Conv2dPrepared>();
   prepared->filter = PackFilter(attrs, filter, ComputeConv2dGeometry(attrs, input.shape, filter.shape));
-  if (const TensorView* bias = BiasOf(ctx.inputs); bias && bias->present())
+  if (const TensorView* bias = OptionalInput(ctx.inputs, 2))
     prepared->bias = PackBias(*prepared->filter, *bias);
   return prepared;
 }
@@ -904,7 +900,7 @@ void RunConv2d(const KernelContext& ctx) {
   const auto& attrs = AttrsAs<Conv2dAttrs>(ctx.attrs);
   const TensorView& input = ctx.inputs[0];
   const TensorView& filter = ctx.inputs[1];
-  const TensorView* bias_view = BiasOf(ctx.inputs);
+  const TensorView* bias_view = OptionalInput(ctx.inputs, 2);
   const TensorView& output = ctx.outputs[0];
   const Conv2dGeometry g = ComputeConv2dGeometry(attrs, input.shape, filter.shape);
   if (output.elements() == 0) return;

@@ -162,10 +162,6 @@ std::vector<float> PackBias(const TensorView& bias) {
   return out;
 }
 
-const TensorView* BiasOf(std::span<const TensorView> inputs) {
-  return inputs.size() > 2 && inputs[2].present() ? &inputs[2] : nullptr;
-}
-
 std::shared_ptr<const void> PrepareConvTranspose2d(const PrepareContext& ctx) {
   const auto& attrs = AttrsAs<ConvTranspose2dAttrs>(ctx.attrs);
   const TensorView& filter = ctx.inputs[1];
@@ -175,7 +171,7 @@ std::shared_ptr<const void> PrepareConvTranspose2d(const PrepareContext& ctx) {
   if (in_channels % attrs.groups != 0) return nullptr;  // rejected at dispatch, as by the reference
   auto prepared = std::make_shared<ConvTranspose2dPrepared>();
   prepared->filter = PackFilter(attrs, filter);
-  if (const TensorView* bias = BiasOf(ctx.inputs); bias && bias->present()) prepared->bias = PackBias(*bias);
+  if (const TensorView* bias = OptionalInput(ctx.inputs, 2)) prepared->bias = PackBias(*bias);
   return prepared;
 }
 
@@ -400,7 +396,7 @@ void RunConvTranspose2d(const KernelContext& ctx) {
   const auto& attrs = AttrsAs<ConvTranspose2dAttrs>(ctx.attrs);
   const TensorView& input = ctx.inputs[0];
   const TensorView& filter = ctx.inputs[1];
-  const TensorView* bias_view = BiasOf(ctx.inputs);
+  const TensorView* bias_view = OptionalInput(ctx.inputs, 2);
   const TensorView& output = ctx.outputs[0];
   const ConvTranspose2dGeometry g = ComputeConvTranspose2dGeometry(attrs, input.shape, filter.shape);
   if (g.in_channels % g.groups != 0)

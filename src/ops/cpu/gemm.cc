@@ -68,7 +68,7 @@ void RunGemm(const KernelContext& ctx) {
   const auto& attrs = AttrsAs<GemmAttrs>(ctx.attrs);
   const TensorView& a = ctx.inputs[0];
   const TensorView& b = ctx.inputs[1];
-  const TensorView* c = ctx.inputs.size() > 2 && ctx.inputs[2].present() ? &ctx.inputs[2] : nullptr;
+  const TensorView* c = OptionalInput(ctx.inputs, 2);
   const TensorView& out = ctx.outputs[0];
   const size_t m = out.shape[0], n = out.shape[1];
   const size_t k = attrs.aTranspose ? a.shape[0] : a.shape[1];

@@ -669,6 +669,17 @@ void GemmPackedImpl(const GemmArgs& g, core::ParallelFor& parallel) {
   });
 }
 
+// What happens to C: bias, clamp, alpha scaling, accumulation onto C.
+void SetOutputOps(GemmArgs& g, const GemmEpilogue& epilogue, float alpha, bool accumulate) {
+  g.bias = epilogue.bias;
+  g.lo = epilogue.min;
+  g.hi = epilogue.max;
+  g.clamp = g.lo > -std::numeric_limits<float>::infinity() || g.hi < std::numeric_limits<float>::infinity();
+  g.alpha = alpha;
+  g.scale = alpha != 1.0f;
+  g.accumulate = accumulate;
+}
+
 void GemmPackedF32(size_t m, size_t n, size_t k, const float* a, size_t lda, bool a_transposed, const float* panels,
                    float* c, size_t ldc, const GemmEpilogue* epilogue, float alpha, bool accumulate,
                    core::ParallelFor* parallel) {
@@ -684,13 +695,7 @@ void GemmPackedF32(size_t m, size_t n, size_t k, const float* a, size_t lda, boo
   g.b_row_stride = PanelWidth();
   g.c = c;
   g.ldc = ldc;
-  g.bias = epilogue->bias;
-  g.lo = epilogue->min;
-  g.hi = epilogue->max;
-  g.clamp = g.lo > -std::numeric_limits<float>::infinity() || g.hi < std::numeric_limits<float>::infinity();
-  g.alpha = alpha;
-  g.scale = alpha != 1.0f;
-  g.accumulate = accumulate;
+  SetOutputOps(g, *epilogue, alpha, accumulate);
   GemmPackedImpl(g, *parallel);
 }
 
@@ -721,13 +726,7 @@ void GemmSmallMUnpackedF32(size_t m, size_t n, size_t k, const float* a, size_t 
   }
   g.c = c;
   g.ldc = ldc;
-  g.bias = epilogue->bias;
-  g.lo = epilogue->min;
-  g.hi = epilogue->max;
-  g.clamp = g.lo > -std::numeric_limits<float>::infinity() || g.hi < std::numeric_limits<float>::infinity();
-  g.alpha = alpha;
-  g.scale = alpha != 1.0f;
-  g.accumulate = accumulate;
+  SetOutputOps(g, *epilogue, alpha, accumulate);
   GemmPackedImpl(g, *parallel);
 }
 
@@ -739,13 +738,7 @@ void GemvUnpackedF32(size_t n, size_t k, const float* a, size_t lda, bool a_tran
   g.n = n;
   g.k = k;
   g.c = c;
-  g.bias = epilogue->bias;
-  g.lo = epilogue->min;
-  g.hi = epilogue->max;
-  g.clamp = g.lo > -std::numeric_limits<float>::infinity() || g.hi < std::numeric_limits<float>::infinity();
-  g.alpha = alpha;
-  g.scale = alpha != 1.0f;
-  g.accumulate = accumulate;
+  SetOutputOps(g, *epilogue, alpha, accumulate);
   const float* x = a;
   std::vector<float> xs;
   if (a_transposed && lda != 1) {

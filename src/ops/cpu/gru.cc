@@ -239,10 +239,6 @@ void GruDirection(const GruProblem& pb, size_t dir, const GruPackedDirection& wp
   std::memcpy(pb.out_h + dir * state, h.data(), state * sizeof(float));
 }
 
-const TensorView* Optional(const KernelContext& ctx, size_t i) {
-  return i < ctx.inputs.size() && ctx.inputs[i].present() ? &ctx.inputs[i] : nullptr;
-}
-
 void RunGru(const KernelContext& ctx) {
   const auto& attrs = AttrsAs<GruAttrs>(ctx.attrs);
   const bool cell = ctx.op == OpKind::gruCell;
@@ -251,9 +247,9 @@ void RunGru(const KernelContext& ctx) {
   const TensorView& recurrent = ctx.inputs[2];
   // Operand slots: gru (input, W, R, bias, recurrentBias, initialHiddenState);
   // gruCell (input, W, R, hiddenState, bias, recurrentBias).
-  const TensorView* bias = Optional(ctx, cell ? 4 : 3);
-  const TensorView* rbias = Optional(ctx, cell ? 5 : 4);
-  const TensorView* h0 = Optional(ctx, cell ? 3 : 5);
+  const TensorView* bias = OptionalInput(ctx.inputs, cell ? 4 : 3);
+  const TensorView* rbias = OptionalInput(ctx.inputs, cell ? 5 : 4);
+  const TensorView* h0 = OptionalInput(ctx.inputs, cell ? 3 : 5);
 
   GruProblem pb{};
   pb.steps = cell ? 1 : input.shape[0];

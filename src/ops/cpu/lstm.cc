@@ -167,10 +167,6 @@ void LstmDirection(const LstmProblem& pb, size_t dir, const PackedB& w, const Pa
   std::memcpy(pb.out_c + dir * state, c.data(), state * sizeof(float));
 }
 
-const TensorView* Optional(const KernelContext& ctx, size_t i) {
-  return i < ctx.inputs.size() && ctx.inputs[i].present() ? &ctx.inputs[i] : nullptr;
-}
-
 void RunLstm(const KernelContext& ctx) {
   const auto& attrs = AttrsAs<LstmAttrs>(ctx.attrs);
   const bool cell = ctx.op == OpKind::lstmCell;
@@ -180,11 +176,11 @@ void RunLstm(const KernelContext& ctx) {
   // Operand slots: lstm (input, W, R, bias, recurrentBias, peepholeWeight,
   // initialHiddenState, initialCellState); lstmCell (input, W, R, hiddenState,
   // cellState, bias, recurrentBias, peepholeWeight).
-  const TensorView* bias = Optional(ctx, cell ? 5 : 3);
-  const TensorView* rbias = Optional(ctx, cell ? 6 : 4);
-  const TensorView* peephole = Optional(ctx, cell ? 7 : 5);
-  const TensorView* h0 = Optional(ctx, cell ? 3 : 6);
-  const TensorView* c0 = Optional(ctx, cell ? 4 : 7);
+  const TensorView* bias = OptionalInput(ctx.inputs, cell ? 5 : 3);
+  const TensorView* rbias = OptionalInput(ctx.inputs, cell ? 6 : 4);
+  const TensorView* peephole = OptionalInput(ctx.inputs, cell ? 7 : 5);
+  const TensorView* h0 = OptionalInput(ctx.inputs, cell ? 3 : 6);
+  const TensorView* c0 = OptionalInput(ctx.inputs, cell ? 4 : 7);
 
   LstmProblem pb{};
   pb.steps = cell ? 1 : input.shape[0];

@@ -115,11 +115,10 @@ struct MatmulFusion {
   GemmEpilogue epilogue;
   const std::optional<FusedActivation>* activation = nullptr;
   MatmulFusion(const KernelContext& ctx, size_t n) {
-    if (ctx.inputs.size() > 2 && ctx.inputs[2].present()) {
-      const TensorView& c = ctx.inputs[2];
+    if (const TensorView* c = OptionalInput(ctx.inputs, 2)) {
       std::vector<float> storage;
-      const float* values = AsF32(&c, storage, ctx.parallel);
-      bias = c.elements() == n ? std::vector<float>(values, values + n) : std::vector<float>(n, values[0]);
+      const float* values = AsF32(c, storage, ctx.parallel);
+      bias = c->elements() == n ? std::vector<float>(values, values + n) : std::vector<float>(n, values[0]);
       epilogue.bias = bias.data();
     }
     const auto* attrs = dynamic_cast<const MatmulAttrs*>(&ctx.attrs);

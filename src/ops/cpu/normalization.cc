@@ -350,10 +350,6 @@ constexpr uint64_t kGrain = 32768;
 // contiguous runs keep the prefetchers streaming; threads split rows instead).
 constexpr uint64_t kColumnBlock = 4096;
 
-const TensorView* Optional(const KernelContext& ctx, size_t i) {
-  return i < ctx.inputs.size() && ctx.inputs[i].present() ? &ctx.inputs[i] : nullptr;
-}
-
 double ElementAsDouble(const TensorView& t, uint64_t i) {
   if (t.type == DataType::kFloat32) return t.as<float>()[i];
   return core::HalfBitsToDouble(t.as<uint16_t>()[i]);
@@ -375,8 +371,8 @@ void RunBatchNormalization(const KernelContext& ctx) {
   for (size_t d = attrs.axis + 1; d < shape.size(); ++d) inner *= shape[d];
   const double epsilon = CastEpsilon(attrs.epsilon, input.type);
   std::vector<double> m(C), a(C), b(C, 0.0);
-  const TensorView* scale = Optional(ctx, 3);
-  const TensorView* bias = Optional(ctx, 4);
+  const TensorView* scale = OptionalInput(ctx.inputs, 3);
+  const TensorView* bias = OptionalInput(ctx.inputs, 4);
   for (uint64_t c = 0; c < C; ++c) {
     m[c] = ElementAsDouble(ctx.inputs[1], c);
     a[c] = 1.0 / std::sqrt(ElementAsDouble(ctx.inputs[2], c) + epsilon);
@@ -536,8 +532,8 @@ void RunInstanceNormalization(const KernelContext& ctx) {
     L.runs = HW;
   }
   std::vector<double> scale, bias;
-  if (const TensorView* s = Optional(ctx, 1)) scale = ToDoubles(*s);
-  if (const TensorView* b = Optional(ctx, 2)) bias = ToDoubles(*b);
+  if (const TensorView* s = OptionalInput(ctx.inputs, 1)) scale = ToDoubles(*s);
+  if (const TensorView* b = OptionalInput(ctx.inputs, 2)) bias = ToDoubles(*b);
   NormJob base{};
   base.mode = ParamMode::kPerChannel;
   base.channels = C;
@@ -575,8 +571,8 @@ void RunLayerNormalization(const KernelContext& ctx) {
     return dst;
   };
   std::vector<double> scale, bias;
-  if (const TensorView* s = Optional(ctx, 1)) scale = sorted_params(*s);
-  if (const TensorView* b = Optional(ctx, 2)) bias = sorted_params(*b);
+  if (const TensorView* s = OptionalInput(ctx.inputs, 1)) scale = sorted_params(*s);
+  if (const TensorView* b = OptionalInput(ctx.inputs, 2)) bias = sorted_params(*b);
   NormJob base{};
   base.mode = ParamMode::kPerWindowElement;
   base.scale = scale.empty() ? nullptr : scale.data();

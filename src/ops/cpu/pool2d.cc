@@ -53,43 +53,6 @@ namespace webnn::ops::cpu {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Lane type of the nchw max buffers: 8-bit widened to 32 bits (gathers and
-// index-free loads need 32/64-bit lanes), float16 computed as float32.
-template <class E>
-using PoolWideOf = std::conditional_t<std::is_same_v<E, F16>, float,
-                                      std::conditional_t<sizeof(E) == 1, int32_t, E>>;
-
-template <class D, class E>
-HWY_INLINE hn::Vec<D> LoadWide(D d, const E* p) {
-  if constexpr (sizeof(E) == 1) {
-    const hn::Rebind<E, D> dn;
-    return hn::PromoteTo(d, hn::LoadU(dn, p));
-  } else {
-    return LoadLanes(d, p);
-  }
-}
-template <class D, class E>
-HWY_INLINE hn::Vec<D> LoadWideTail(D d, const E* p, size_t n) {
-  alignas(64) E buf[kMaxVectorBytes / 4] = {};
-  std::memcpy(buf, p, n * sizeof(E));
-  return LoadWide(d, buf);
-}
-template <class D, class E>
-HWY_INLINE void StoreWide(hn::Vec<D> v, D d, E* p) {
-  if constexpr (sizeof(E) == 1) {
-    const hn::Rebind<E, D> dn;
-    hn::StoreU(hn::DemoteTo(dn, v), dn, p);
-  } else {
-    StoreLanes(v, d, p);
-  }
-}
-template <class D, class E>
-HWY_INLINE void StoreWideTail(hn::Vec<D> v, D d, E* p, size_t n) {
-  alignas(64) E buf[kMaxVectorBytes / 4];
-  StoreWide(v, d, buf);
-  std::memcpy(p, buf, n * sizeof(E));
-}
-
 // NaN-propagating max for floats (hn::Max returns either operand for NaN on x86).
 template <class D, class V>
 HWY_INLINE V NanMax(D, V a, V b) {
@@ -148,8 +111,8 @@ HWY_INLINE size_t RowBufferSize(const Pool2dGeometry& g, size_t lanes) {
 
 // ------------------------------------------------------------------ max, nchw
 template <class E, bool kNanSafe, int kStride>
-void MaxRowNchw(const Pool2dGeometry& g, const E* plane, E* dst, uint32_t oy, PoolWideOf<E>* buf, bool* saw_nan) {
-  using T = PoolWideOf<E>;
+void MaxRowNchw(const Pool2dGeometry& g, const E* plane, E* dst, uint32_t oy, WideLaneOf<E>* buf, bool* saw_nan) {
+  using T = WideLaneOf<E>;
   const hn::ScalableTag<T> d;
   const hn::RebindToSigned<decltype(d)> di;
   const size_t N = hn::Lanes(d);
@@ -195,7 +158,7 @@ void MaxRowNchw(const Pool2dGeometry& g, const E* plane, E* dst, uint32_t oy, Po
 
 template <class E, int kStride>
 void MaxPoolNchw(const PoolJob& j) {
-  using T = PoolWideOf<E>;
+  using T = WideLaneOf<E>;
   const Pool2dGeometry& g = *j.g;
   const hn::ScalableTag<T> d;
   const size_t N = hn::Lanes(d);
@@ -292,7 +255,7 @@ HWY_INLINE bool IsGlobalNchw(const Pool2dGeometry& g) {
 
 template <class E>
 void GlobalMaxNchw(const PoolJob& j) {
-  using T = PoolWideOf<E>;
+  using T = WideLaneOf<E>;
   const Pool2dGeometry& g = *j.g;
   const hn::ScalableTag<T> d;
   const size_t N = hn::Lanes(d);

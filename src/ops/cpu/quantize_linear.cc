@@ -67,16 +67,17 @@ HWY_INLINE V RoundEvenQuotient(D d, V x, V s, V q) {
   return r;
 }
 
-// Quantize to 8-bit patterns (int8/uint8/int4/uint4 values) in float32 lanes.
-template <class XMem>
-HWY_INLINE void QuantizeBytesT(const void* x_raw, const float* scale, const float* zp, bool pv, uint8_t* out, size_t n,
-                               float lo, float hi) {
+// round(x / scale) + zeroPoint, saturated to [lo, hi], as the low bits of
+// integer lanes the width of T: 8-bit patterns (int8/uint8/int4/uint4) from
+// float32 lanes, 32-bit ones (int32/uint32) from float64 lanes.
+template <class XMem, typename T, typename O>
+HWY_INLINE void QuantizeT(const void* x_raw, const T* scale, const T* zp, bool pv, O* out, size_t n, T lo, T hi) {
   using M = typename XMem::M;
   const M* x = static_cast<const M*>(x_raw);
-  const hn::ScalableTag<float> d;
-  const hn::Rebind<int32_t, decltype(d)> di;
-  const hn::Rebind<uint32_t, decltype(d)> du;
-  const hn::Rebind<uint8_t, decltype(d)> d8;
+  const hn::ScalableTag<T> d;
+  const hn::RebindToSigned<decltype(d)> di;
+  const hn::RebindToUnsigned<decltype(d)> du;
+  const hn::Rebind<O, decltype(d)> dout;
   const auto s_splat = hn::Set(d, scale[0]);
   const auto z_splat = hn::Set(d, zp[0]);
   const auto vlo = hn::Set(d, lo), vhi = hn::Set(d, hi);
@@ -87,44 +88,20 @@ HWY_INLINE void QuantizeBytesT(const void* x_raw, const float* scale, const floa
     auto v = hn::Add(RoundEvenQuotient(d, vx, s, hn::Div(vx, s)), z);
     v = hn::IfThenZeroElse(hn::IsNaN(v), v);
     v = hn::Min(hn::Max(v, vlo), vhi);
-    StorePart(hn::TruncateTo(d8, hn::BitCast(du, hn::ConvertTo(di, v))), d8, out + k, c);
+    StorePart(hn::TruncateTo(dout, hn::BitCast(du, hn::ConvertTo(di, v))), dout, out + k, c);
   });
 }
 
 void QuantizeBytes(bool half_x, const void* x, const float* scale, const float* zp, bool pv, uint8_t* out, size_t n,
                    float lo, float hi) {
-  if (half_x) QuantizeBytesT<HalfLanes>(x, scale, zp, pv, out, n, lo, hi);
-  else QuantizeBytesT<NativeLanes<float>>(x, scale, zp, pv, out, n, lo, hi);
-}
-
-// Quantize to int32/uint32 in float64 lanes.
-template <class XMem>
-HWY_INLINE void Quantize32T(const void* x_raw, const double* scale, const double* zp, bool pv, uint32_t* out, size_t n,
-                            double lo, double hi) {
-  using M = typename XMem::M;
-  const M* x = static_cast<const M*>(x_raw);
-  const hn::ScalableTag<double> d;
-  const hn::Rebind<int64_t, decltype(d)> di;
-  const hn::Rebind<uint64_t, decltype(d)> du;
-  const hn::Rebind<uint32_t, decltype(d)> d32;
-  const auto s_splat = hn::Set(d, scale[0]);
-  const auto z_splat = hn::Set(d, zp[0]);
-  const auto vlo = hn::Set(d, lo), vhi = hn::Set(d, hi);
-  ForEachVectorOf(hn::Lanes(d), n, [&](size_t k, size_t c) {
-    const auto vx = XMem::Load(d, x + k, c);
-    const auto s = pv ? LoadPart(d, scale + k, c) : s_splat;
-    const auto z = pv ? LoadPart(d, zp + k, c) : z_splat;
-    auto v = hn::Add(RoundEvenQuotient(d, vx, s, hn::Div(vx, s)), z);
-    v = hn::IfThenZeroElse(hn::IsNaN(v), v);
-    v = hn::Min(hn::Max(v, vlo), vhi);
-    StorePart(hn::TruncateTo(d32, hn::BitCast(du, hn::ConvertTo(di, v))), d32, out + k, c);
-  });
+  if (half_x) QuantizeT<HalfLanes>(x, scale, zp, pv, out, n, lo, hi);
+  else QuantizeT<NativeLanes<float>>(x, scale, zp, pv, out, n, lo, hi);
 }
 
 void Quantize32(bool half_x, const void* x, const double* scale, const double* zp, bool pv, uint32_t* out, size_t n,
                 double lo, double hi) {
-  if (half_x) Quantize32T<HalfAsF64Lanes>(x, scale, zp, pv, out, n, lo, hi);
-  else Quantize32T<FloatAsF64Lanes>(x, scale, zp, pv, out, n, lo, hi);
+  if (half_x) QuantizeT<HalfAsF64Lanes>(x, scale, zp, pv, out, n, lo, hi);
+  else QuantizeT<FloatAsF64Lanes>(x, scale, zp, pv, out, n, lo, hi);
 }
 
 // Dequantize int8/uint8 values (4-bit ones unpacked) in float32 lanes.

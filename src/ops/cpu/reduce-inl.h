@@ -122,6 +122,44 @@ HWY_INLINE void StoreLanesTail(hn::Vec<D> v, D d, E* HWY_RESTRICT p, size_t n) {
 }
 
 // ---------------------------------------------------------------- float64
+// ---------------------------------------------------------------- wide lanes
+// Lanes for max/argMax-like kernels: 8-bit integers widened to 32 bits
+// (gathers and index-free loads need 32/64-bit lanes), float16 as float32.
+template <class E>
+using WideLaneOf = std::conditional_t<std::is_same_v<E, F16>, float,
+                                      std::conditional_t<sizeof(E) == 1, int32_t, E>>;
+
+template <class D, class E>
+HWY_INLINE hn::Vec<D> LoadWide(D d, const E* p) {
+  if constexpr (sizeof(E) == 1) {
+    const hn::Rebind<E, D> dn;
+    return hn::PromoteTo(d, hn::LoadU(dn, p));
+  } else {
+    return LoadLanes(d, p);
+  }
+}
+template <class D, class E>
+HWY_INLINE hn::Vec<D> LoadWideTail(D d, const E* p, size_t n) {
+  alignas(64) E buf[kMaxVectorBytes / 4] = {};
+  std::memcpy(buf, p, n * sizeof(E));
+  return LoadWide(d, buf);
+}
+template <class D, class E>
+HWY_INLINE void StoreWide(hn::Vec<D> v, D d, E* p) {
+  if constexpr (sizeof(E) == 1) {
+    const hn::Rebind<E, D> dn;
+    hn::StoreU(hn::DemoteTo(dn, v), dn, p);
+  } else {
+    StoreLanes(v, d, p);
+  }
+}
+template <class D, class E>
+HWY_INLINE void StoreWideTail(hn::Vec<D> v, D d, E* p, size_t n) {
+  alignas(64) E buf[kMaxVectorBytes / 4];
+  StoreWide(v, d, buf);
+  std::memcpy(p, buf, n * sizeof(E));
+}
+
 // Lanes(d64) elements of float32/float16 as float64 (exact).
 template <class D64, class E>
 HWY_INLINE hn::Vec<D64> LoadAsF64(D64 d64, const E* HWY_RESTRICT p) {

@@ -39,7 +39,7 @@ void RunConv2d(const KernelContext& ctx) {
   const auto& attrs = AttrsAs<Conv2dAttrs>(ctx.attrs);
   const TensorView& input = ctx.inputs[0];
   const TensorView& filter = ctx.inputs[1];
-  const TensorView* bias = ctx.inputs.size() > 2 && ctx.inputs[2].present() ? &ctx.inputs[2] : nullptr;
+  const TensorView* bias = OptionalInput(ctx.inputs, 2);
   const TensorView& out = ctx.outputs[0];
   const Conv2dGeometry g = ComputeConv2dGeometry(attrs, input.shape, filter.shape);
   const bool nhwc = attrs.inputLayout == MLInputOperandLayout::kNhwc;

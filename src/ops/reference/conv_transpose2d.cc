@@ -51,7 +51,7 @@ void RunConvTranspose2d(const KernelContext& ctx) {
   const auto& attrs = AttrsAs<ConvTranspose2dAttrs>(ctx.attrs);
   const TensorView& input = ctx.inputs[0];
   const TensorView& filter = ctx.inputs[1];
-  const TensorView* bias = ctx.inputs.size() > 2 && ctx.inputs[2].present() ? &ctx.inputs[2] : nullptr;
+  const TensorView* bias = OptionalInput(ctx.inputs, 2);
   const TensorView& out = ctx.outputs[0];
   const ConvTranspose2dGeometry g = ComputeConvTranspose2dGeometry(attrs, input.shape, filter.shape);
   // The spec accepts any groups, but input channels that do not split evenly

@@ -15,10 +15,6 @@
 namespace webnn::ops::ref {
 namespace {
 
-const TensorView* Optional(const KernelContext& ctx, size_t i) {
-  return i < ctx.inputs.size() && ctx.inputs[i].present() ? &ctx.inputs[i] : nullptr;
-}
-
 double CastEpsilon(double epsilon, DataType type) { return CastMLNumber(MLNumber(epsilon), type).f; }
 
 void BatchNormalization(const KernelContext& ctx) {
@@ -26,8 +22,8 @@ void BatchNormalization(const KernelContext& ctx) {
   const TensorView& input = ctx.inputs[0];
   const TensorView& mean = ctx.inputs[1];
   const TensorView& variance = ctx.inputs[2];
-  const TensorView* scale = Optional(ctx, 3);
-  const TensorView* bias = Optional(ctx, 4);
+  const TensorView* scale = OptionalInput(ctx.inputs, 3);
+  const TensorView* bias = OptionalInput(ctx.inputs, 4);
   const TensorView& out = ctx.outputs[0];
   const double epsilon = CastEpsilon(attrs.epsilon, input.type);
   uint64_t i = 0;
@@ -99,8 +95,8 @@ void InstanceNormalization(const KernelContext& ctx) {
   const bool nchw = attrs.layout == MLInputOperandLayout::kNchw;
   const uint32_t channel_axis = nchw ? 1 : 3;
   const std::vector<uint32_t> spatial_axes = nchw ? std::vector<uint32_t>{2, 3} : std::vector<uint32_t>{1, 2};
-  NormalizeOverAxes(input, ctx.outputs[0], spatial_axes, CastEpsilon(attrs.epsilon, input.type), Optional(ctx, 1),
-                    Optional(ctx, 2), [&](const std::vector<uint32_t>& idx) { return uint64_t{idx[channel_axis]}; });
+  NormalizeOverAxes(input, ctx.outputs[0], spatial_axes, CastEpsilon(attrs.epsilon, input.type), OptionalInput(ctx.inputs, 1),
+                    OptionalInput(ctx.inputs, 2), [&](const std::vector<uint32_t>& idx) { return uint64_t{idx[channel_axis]}; });
 }
 
 void LayerNormalization(const KernelContext& ctx) {
@@ -111,8 +107,8 @@ void LayerNormalization(const KernelContext& ctx) {
   std::vector<uint32_t> param_shape;
   for (uint32_t a : axes) param_shape.push_back(input.shape[a]);
   const std::vector<uint64_t> param_strides = Strides(param_shape);
-  NormalizeOverAxes(input, ctx.outputs[0], axes, CastEpsilon(attrs.epsilon, input.type), Optional(ctx, 1),
-                    Optional(ctx, 2), [&](const std::vector<uint32_t>& idx) {
+  NormalizeOverAxes(input, ctx.outputs[0], axes, CastEpsilon(attrs.epsilon, input.type), OptionalInput(ctx.inputs, 1),
+                    OptionalInput(ctx.inputs, 2), [&](const std::vector<uint32_t>& idx) {
                       uint64_t off = 0;
                       for (size_t i = 0; i < axes.size(); ++i) off += idx[axes[i]] * param_strides[i];
                       return off;
