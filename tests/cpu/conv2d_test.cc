@@ -248,3 +248,39 @@ TEST_CASE("cpu conv2d NaN and infinite weights on padding taps give NaN", "[cpu]
         Check(c, 40 + stride, kSpecialTolerance);
       }
 }
+
+// DirectNchw at stride 1 reads the padding in place (AVX2 and AVX-512): the
+// q-space pitch is the input width and lanes whose tap falls on padding load
+// zeros. Same padding, padding on one side only (outputs narrower than the
+// input: dropped columns), dilation, one-row planes, rows exactly a multiple
+// of the vector (row mode), tails of pixels and of output-channel blocks,
+// groups, batch 2, and NaN/Inf weights on padding taps.
+TEST_CASE("cpu conv2d nchw reads stride-1 padding in place", "[cpu][conv2d]") {
+  ConvCase base;
+  base.cin = 16, base.cout = 20, base.h = 30, base.w = 33, base.kh = base.kw = 3, base.padding = {1, 1, 1, 1};
+  base.bias = true;
+  uint64_t seed = 90;
+  Check(base, ++seed);
+  ConvCase c = base;
+  c.padding = {2, 0, 0, 2};  // all top, all right: ow = w
+  Check(c, ++seed);
+  c.padding = {0, 1, 1, 0};  // ow = w - 1
+  Check(c, ++seed);
+  c.padding = {2, 2, 2, 2}, c.dilations = {2, 2};
+  Check(c, ++seed);
+  c = base;
+  c.h = 1, c.w = 70;  // every tap row but the middle on padding
+  Check(c, ++seed);
+  c = base;
+  c.kh = c.kw = 5, c.padding = {2, 2, 2, 2}, c.h = 7, c.w = 32, c.batch = 2, c.cin = 12, c.cout = 18, c.groups = 2;
+  Check(c, ++seed);
+  c.w = 48, c.h = 5, c.groups = 1, c.cout = 9;
+  Check(c, ++seed);
+  c = base;
+  c.filter_special_fraction = 0.1, c.h = 9, c.w = 21;
+  Check(c, ++seed, kSpecialTolerance);
+  // Specials in the input: one channel and a 2x2 kernel, so that extreme
+  // finite values do not meet in one sum (see the test above).
+  c.filter_special_fraction = 0, c.special_fraction = 0.05, c.cin = 1, c.kh = c.kw = 2, c.padding = {1, 0, 0, 1};
+  Check(c, ++seed, kSpecialTolerance);
+}

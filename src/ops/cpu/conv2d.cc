@@ -36,6 +36,7 @@ namespace HWY_NAMESPACE {
 void Conv2dTiling(size_t* out) { ConvTilingImpl(out); }
 void Conv2dIgemmNhwc(const conv::IgemmParams& p) { IgemmNhwcImpl(p); }
 bool Conv2dIgemmExtraTiles() { return IgemmExtraTilesImpl(); }
+bool Conv2dDirectInPlace() { return DirectInPlaceImpl(); }
 void Conv2dDirectNchw(const conv::DirectParams& p) { DirectNchwImpl(p); }
 void Conv2dDepthwiseNhwcRow(const conv::DepthwiseNhwcParams& p) { DepthwiseNhwcRowImpl(p); }
 void Conv2dDepthwiseRowsNchw(const conv::DepthwiseRowsParams& p) { DepthwiseRowsNchwImpl(p); }
@@ -68,6 +69,7 @@ namespace webnn::ops::cpu {
 HWY_EXPORT(Conv2dTiling);
 HWY_EXPORT(Conv2dIgemmNhwc);
 HWY_EXPORT(Conv2dIgemmExtraTiles);
+HWY_EXPORT(Conv2dDirectInPlace);
 HWY_EXPORT(Conv2dDirectNchw);
 HWY_EXPORT(Conv2dDepthwiseNhwcRow);
 HWY_EXPORT(Conv2dDepthwiseRowsNchw);
@@ -80,13 +82,15 @@ struct Tiling {
   size_t lanes, igemm_max_nv, direct_max_mr, igemm_mr;
   size_t direct_nv[9];  // DirectNchw's vectors per tile, by MR
   bool igemm_extra_tiles;  // IgemmNhwc's conv::kIgemmWide and conv::kIgemmHalf tiles exist
+  bool direct_in_place;    // DirectNchw can read padding in place (conv::DirectParams::tap_dy)
 };
 
 const Tiling& GetTiling() {
   static const Tiling t = [] {
     size_t o[8];
     HWY_DYNAMIC_DISPATCH(Conv2dTiling)(o);
-    Tiling r{o[0], o[1], o[2], o[3], {}, HWY_DYNAMIC_DISPATCH(Conv2dIgemmExtraTiles)()};
+    Tiling r{o[0], o[1], o[2], o[3], {}, HWY_DYNAMIC_DISPATCH(Conv2dIgemmExtraTiles)(),
+             HWY_DYNAMIC_DISPATCH(Conv2dDirectInPlace)()};
     r.direct_nv[1] = o[4], r.direct_nv[2] = o[5], r.direct_nv[4] = o[6], r.direct_nv[8] = o[7];
     return r;
   }();
@@ -213,12 +217,21 @@ PhaseLayout MakePhaseLayout(const Conv2dGeometry& g) {
 
 bool UseRowMode(size_t ow, size_t wq, size_t lanes);
 
+// Whether DirectNchw reads the input planes as they are, with a q-space pitch
+// of the input width: at stride 1 when the output is no wider than the input
+// (so its rows fit the pitch), without padding or where the target's masked
+// loads read the padding taps as zeros in place. Otherwise it makes padded
+// (phase-split) copies of the planes.
+bool DirectInPlace(const Conv2dGeometry& g, const Tiling& t) {
+  const bool padded = g.pad_top || g.pad_bottom || g.pad_left || g.pad_right;
+  return g.stride_h == 1 && g.stride_w == 1 && g.out_w <= g.in_w && (!padded || t.direct_in_place);
+}
+
 // Share of computed lanes that are real outputs, for DirectNchw and for
 // IgemmNhwc; IgemmNhwc's also counts its tile's speed (IgemmTileSpeed) and is
 // discounted for the two transposes (0.95).
 double DirectEfficiency(const Conv2dGeometry& g, const Tiling& t, size_t mr) {
-  const bool copy = g.stride_h != 1 || g.stride_w != 1 || g.pad_top || g.pad_bottom || g.pad_left || g.pad_right;
-  const size_t wq = copy ? MakePhaseLayout(g).wq : g.in_w;
+  const size_t wq = DirectInPlace(g, t) ? g.in_w : MakePhaseLayout(g).wq;
   const size_t ow = g.out_w;
   if (UseRowMode(ow, wq, t.lanes)) return double(ow) / double(RoundUp(ow, t.lanes));
   const size_t q = (size_t{g.out_h} - 1) * wq + ow;
@@ -309,7 +322,7 @@ PackedFilter PackFilter(const Conv2dAttrs& attrs, const TensorView& filter, cons
       p.bias_stride = cp;
       break;
     }
-    case Path::kDirectNchw: {  // [group][block][k = ci * taps + tap][mr]
+    case Path::kDirectNchw: {  // [group][block][tap][ci][mr]
       const size_t mr = ChooseDirectMr(cout_g, t);
       const size_t blocks = CeilDiv(cout_g, mr);
       const size_t kdepth = i * taps;
@@ -320,10 +333,9 @@ PackedFilter PackFilter(const Conv2dAttrs& attrs, const TensorView& filter, cons
       for (size_t g = 0; g < groups; ++g)
         for (size_t co = 0; co < cout_g; ++co) {
           float* dst = p.weights.data() + g * p.group_stride + (co / mr) * kdepth * mr + co % mr;
-          for (size_t ci = 0; ci < i; ++ci)
-            for (size_t ky = 0; ky < kh; ++ky)
-              for (size_t kx = 0; kx < kw; ++kx)
-                dst[((ci * kh + ky) * kw + kx) * mr] = w(g * cout_g + co, ci, ky, kx);
+          for (size_t ky = 0; ky < kh; ++ky)
+            for (size_t kx = 0; kx < kw; ++kx)
+              for (size_t ci = 0; ci < i; ++ci) dst[((ky * kw + kx) * i + ci) * mr] = w(g * cout_g + co, ci, ky, kx);
         }
       break;
     }
@@ -485,8 +497,7 @@ void BuildPhasePlanes(const float* in, size_t h, size_t w, const PhaseLayout& l,
   }
 }
 
-// Offset of tap (ky, kx) in a channel's phase planes (or in the raw plane
-// when no copy is made: then sh = sw = 1 and wq = input width).
+// Offset of tap (ky, kx) in a channel's phase planes.
 int64_t TapOffset(const Conv2dGeometry& g, const PhaseLayout& l, size_t ky, size_t kx) {
   const size_t y = ky * g.dilation_h, x = kx * g.dilation_w;
   return static_cast<int64_t>(((y % l.sh) * l.sw + x % l.sw) * l.plane() + (y / l.sh) * l.wq + x / l.sw);
@@ -601,30 +612,47 @@ void RunDepthwiseNchw(const KernelContext& ctx, const Conv2dGeometry& g, const P
 void RunDirectNchw(const KernelContext& ctx, const Conv2dGeometry& g, const PackedFilter& pf, const float* bias,
                    const conv::Epilogue& ep, const float* x, float* y) {
   const Tiling& t = GetTiling();
-  const bool copy = g.stride_h != 1 || g.stride_w != 1 || g.pad_top || g.pad_bottom || g.pad_left || g.pad_right;
+  const bool in_place = DirectInPlace(g, t);
+  const bool padded = g.pad_top || g.pad_bottom || g.pad_left || g.pad_right;
   PhaseLayout l = MakePhaseLayout(g);
-  if (!copy) l.wq = g.in_w, l.hq = g.in_h;
-  const size_t chan = copy ? l.channel() : size_t{g.in_h} * g.in_w;
+  if (in_place) l.wq = g.in_w, l.hq = g.in_h;
+  const size_t chan = in_place ? size_t{g.in_h} * g.in_w : l.channel();
   const size_t groups = g.groups;
   const size_t cin_g = g.in_channels / groups, cout_g = g.out_channels / groups;
   const size_t taps = size_t{g.kernel_h} * g.kernel_w;
   const size_t kdepth = cin_g * taps;
-  std::vector<int64_t> koff(kdepth);
-  for (size_t ci = 0; ci < cin_g; ++ci)
-    for (size_t ky = 0; ky < g.kernel_h; ++ky)
-      for (size_t kx = 0; kx < g.kernel_w; ++kx)
-        koff[(ci * g.kernel_h + ky) * g.kernel_w + kx] = static_cast<int64_t>(ci * chan) + TapOffset(g, l, ky, kx);
+  // Tap offsets in the source planes; in place, also the row and column
+  // offsets the kernel masks the padding taps with.
+  std::vector<int64_t> tap_off(taps);
+  std::vector<int32_t> tap_dy(taps), tap_dx(taps);
+  for (size_t ky = 0; ky < g.kernel_h; ++ky)
+    for (size_t kx = 0; kx < g.kernel_w; ++kx) {
+      const size_t tap = ky * g.kernel_w + kx;
+      tap_dy[tap] = int32_t(ky * g.dilation_h) - int32_t(g.pad_top);
+      tap_dx[tap] = int32_t(kx * g.dilation_w) - int32_t(g.pad_left);
+      tap_off[tap] = in_place ? int64_t{tap_dy[tap]} * int64_t(g.in_w) + tap_dx[tap] : TapOffset(g, l, ky, kx);
+    }
   const size_t out_plane = size_t{g.out_h} * g.out_w;
   const bool row_mode = UseRowMode(g.out_w, l.wq, t.lanes);
   const size_t q_total = (size_t{g.out_h} - 1) * l.wq + g.out_w;
   const size_t tw = t.direct_nv[pf.block] * t.lanes;
-  // Units of work: output rows (row mode) or tiles of q; each unit runs over
-  // a range of the group's blocks of mr output channels.
-  const size_t units = row_mode ? g.out_h : CeilDiv(q_total, tw);
-  const size_t blocks = CeilDiv(cout_g, pf.block);
   const size_t threads = ctx.parallel.NumThreads();
   const size_t in_image = size_t{g.in_channels} * g.in_h * g.in_w;
-  if (copy && row_mode) {
+  // The kernel's parameters but for the source, output and work range.
+  conv::DirectParams base;
+  base.tap_off = tap_off.data();
+  base.taps = taps;
+  base.cin = cin_g;
+  base.chan = chan;
+  if (in_place && padded) base.tap_dy = tap_dy.data(), base.tap_dx = tap_dx.data(), base.in_h = g.in_h;
+  base.cout = cout_g;
+  base.mr = pf.block;
+  base.row_mode = row_mode;
+  base.wq = l.wq;
+  base.ow = g.out_w;
+  base.out_plane = out_plane;
+  base.epilogue = ep;
+  if (!in_place && row_mode) {
     // Wide rows (few channels, as a network's stem): bands of output rows,
     // each copying just the input rows it reads into per-thread phase planes
     // (in L2), instead of a whole padded copy going out to memory and back.
@@ -633,12 +661,11 @@ void RunDirectNchw(const KernelContext& ctx, const Conv2dGeometry& g, const Pack
     PhaseLayout lb = l;
     lb.hq = kBand + (size_t{g.kernel_h} - 1) * g.dilation_h / l.sh + 1;
     const size_t chan_b = lb.channel();
-    std::vector<int64_t> koff_b(kdepth);
-    for (size_t ci = 0; ci < cin_g; ++ci)
-      for (size_t ky = 0; ky < g.kernel_h; ++ky)
-        for (size_t kx = 0; kx < g.kernel_w; ++kx)
-          koff_b[(ci * g.kernel_h + ky) * g.kernel_w + kx] =
-              static_cast<int64_t>(ci * chan_b) + TapOffset(g, lb, ky, kx);
+    std::vector<int64_t> tap_off_b(taps);
+    for (size_t ky = 0; ky < g.kernel_h; ++ky)
+      for (size_t kx = 0; kx < g.kernel_w; ++kx) tap_off_b[ky * g.kernel_w + kx] = TapOffset(g, lb, ky, kx);
+    base.tap_off = tap_off_b.data();
+    base.chan = chan_b;
     const size_t items = size_t{g.batch} * groups * bands;
     const double flops = 2.0 * g.batch * g.out_channels * out_plane * kdepth;
     const size_t chunks = ChunkCount(flops, items, threads);
@@ -651,37 +678,32 @@ void RunDirectNchw(const KernelContext& ctx, const Conv2dGeometry& g, const Pack
         for (size_t ci = 0; ci < cin_g; ++ci)
           BuildPhasePlanes(in + ci * size_t{g.in_h} * g.in_w, g.in_h, g.in_w, lb, t_scratch.data() + ci * chan_b,
                            t_row, oy0);
-        conv::DirectParams p;
+        conv::DirectParams p = base;
         p.src = t_scratch.data();
-        p.koff = koff_b.data();
-        p.k = kdepth;
         p.weights = pf.weights.data() + grp * pf.group_stride;
         p.bias = bias ? bias + grp * pf.bias_stride : nullptr;
-        p.cout = cout_g;
-        p.mr = pf.block;
-        p.row_mode = true;
         p.q_begin = 0;
         p.q_end = rows;
-        p.wq = lb.wq;
-        p.ow = g.out_w;
         p.out = y + (n * g.out_channels + grp * cout_g) * out_plane + oy0 * g.out_w;
-        p.out_plane = out_plane;
-        p.epilogue = ep;
         HWY_DYNAMIC_DISPATCH(Conv2dDirectNchw)(p);
       }
     });
     return;
   }
-  float* padded = copy ? GrowPlanes(t_padded, size_t{g.in_channels} * chan, l) : nullptr;
+  // Units of work: output rows (row mode) or tiles of q; each unit runs over
+  // a range of the group's blocks of mr output channels.
+  const size_t units = row_mode ? g.out_h : CeilDiv(q_total, tw);
+  const size_t blocks = CeilDiv(cout_g, pf.block);
+  float* padded_planes = in_place ? nullptr : GrowPlanes(t_padded, size_t{g.in_channels} * chan, l);
   for (size_t n = 0; n < g.batch; ++n) {
     const float* src = x + n * in_image;
-    if (copy) {
+    if (!in_place) {
       const size_t cc = ChunkCount(double(g.in_channels) * chan * 4, g.in_channels, threads);
       ctx.parallel.Run(cc, 1, [&](size_t cb, size_t ce) {
         for (size_t c = cb * g.in_channels / cc; c < ce * g.in_channels / cc; ++c)
-          BuildPhasePlanes(src + c * g.in_h * g.in_w, g.in_h, g.in_w, l, padded + c * chan, t_row);
+          BuildPhasePlanes(src + c * g.in_h * g.in_w, g.in_h, g.in_w, l, padded_planes + c * chan, t_row);
       });
-      src = padded;
+      src = padded_planes;
     }
     float* out = y + n * size_t{g.out_channels} * out_plane;
     // Items (group, unit, block), block fastest: a chunk keeps a unit's input
@@ -694,24 +716,15 @@ void RunDirectNchw(const KernelContext& ctx, const Conv2dGeometry& g, const Pack
       for (size_t item = ib; item < ie;) {
         const size_t grp = item / (units * blocks), unit = item / blocks % units, b = item % blocks;
         const size_t b_end = std::min(blocks, b + (ie - item));
-        conv::DirectParams p;
+        conv::DirectParams p = base;
         p.src = src + grp * cin_g * chan;
-        p.koff = koff.data();
-        p.k = kdepth;
         p.weights = pf.weights.data() + grp * pf.group_stride;
         p.bias = bias ? bias + grp * pf.bias_stride : nullptr;
-        p.cout = cout_g;
-        p.mr = pf.block;
         p.block_begin = b;
         p.block_end = b_end;
-        p.row_mode = row_mode;
         p.q_begin = row_mode ? unit : unit * tw;
         p.q_end = row_mode ? unit + 1 : std::min(q_total, (unit + 1) * tw);
-        p.wq = l.wq;
-        p.ow = g.out_w;
         p.out = out + grp * cout_g * out_plane;
-        p.out_plane = out_plane;
-        p.epilogue = ep;
         HWY_DYNAMIC_DISPATCH(Conv2dDirectNchw)(p);
         item += b_end - b;
       }

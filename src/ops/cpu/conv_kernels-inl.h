@@ -8,11 +8,13 @@
 //    panels [block][tap][ci][NV*L]. Also convTranspose2d's GEMM (one tap).
 //  - DirectNchw: NCHW convolution as C[co][q] = sum_k W[co][k] * B[k][q] where
 //    q runs over a "q-space": output rows laid end to end with a row pitch of
-//    `wq` (the padded/phase-split input width), so that B[k][q] =
-//    src[koff[k] + q] is contiguous in q for every k. Columns ox >= ow of the
-//    q-space are computed and masked off at the store (or, in row mode, tiles
-//    stay within output rows). A tile is MR output channels x NV vectors of
-//    q; weights packed as [block][k][MR].
+//    `wq` (the input width, or the padded/phase-split one), so that for
+//    k = (tap, ci) B[k][q] = src[ci * chan + tap_off[tap] + q] is contiguous
+//    in q. Columns ox >= ow of the q-space are computed and masked off at the
+//    store (or, in row mode, tiles stay within output rows). At stride 1 the
+//    padding is read in place: lanes whose tap falls on padding are masked
+//    off in the load. A tile is MR output channels x NV vectors of q;
+//    weights packed as [block][tap][ci][MR].
 //  - DepthwiseRowsNchw: depthwise NCHW, R output rows x NV vectors along the
 //    width; an input row loaded once serves every output row that reads it.
 //  - DepthwiseNhwcRow: one output row of a depthwise NHWC convolution, vectors
@@ -66,10 +68,17 @@ struct IgemmParams {
 inline constexpr size_t kIgemmWide = 1, kIgemmHalf = 2;
 
 struct DirectParams {
-  const float* src = nullptr;      // B[k][q] = src[koff[k] + q]
-  const int64_t* koff = nullptr;
-  size_t k = 0;
-  const float* weights = nullptr;  // [blocks][k][mr]
+  const float* src = nullptr;        // B[(tap, ci)][q] = src[ci * chan + tap_off[tap] + q]
+  const int64_t* tap_off = nullptr;  // [taps]
+  size_t taps = 0, cin = 0, chan = 0;
+  // Padding read in place (or null: every lane reads input): lane q reads
+  // input row q / wq + tap_dy[tap] and column q % wq + tap_dx[tap], and
+  // loads zero where that is outside in_h x wq. Only where masked loads
+  // read nothing for masked-off lanes (DirectInPlaceImpl).
+  const int32_t* tap_dy = nullptr;
+  const int32_t* tap_dx = nullptr;
+  size_t in_h = 0;
+  const float* weights = nullptr;  // [blocks][taps][cin][mr]
   const float* bias = nullptr;     // [blocks * mr] or null
   size_t cout = 0;                 // output channels (rows) written
   size_t mr = 1;                   // rows per block (must match the packing)
@@ -302,13 +311,47 @@ HWY_NOINLINE void IgemmNhwcImpl(const conv::IgemmParams& p) {
   }
 }
 
+// Accumulates one tap over all input channels into a tile: kLoad says how
+// its NV vectors of q are loaded: all full (kFull), the last one of `last`
+// lanes (kTail), or each under its mask (kMasked; lanes off load zero).
+enum DirectLoad { kFull, kTail, kMasked };
+template <size_t MR, size_t NV, DirectLoad kLoad>
+HWY_INLINE void DirectTap(VF (&acc_io)[MR][NV], const float* HWY_RESTRICT row, size_t chan, size_t cin,
+                          const float* HWY_RESTRICT w, const conv_hn::Mask<DF> (&mask)[NV], size_t last) {
+  const DF d;
+  const size_t L = conv_hn::Lanes(d);
+  // A local copy: GCC 12 keeps it in registers through the loop, where it
+  // stored every accumulator of `acc_io` back to the stack at each step.
+  VF acc[MR][NV];
+  for (size_t m = 0; m < MR; ++m)
+    for (size_t v = 0; v < NV; ++v) acc[m][v] = acc_io[m][v];
+  for (size_t ci = 0; ci < cin; ++ci, row += chan, w += MR) {
+    VF bv[NV];
+    for (size_t v = 0; v < NV; ++v) {
+      if constexpr (kLoad == kMasked) bv[v] = conv_hn::MaskedLoad(mask[v], d, row + v * L);
+      else if (kLoad == kTail && v == NV - 1) bv[v] = LoadTail(d, row + v * L, last);
+      else bv[v] = conv_hn::LoadU(d, row + v * L);
+    }
+    for (size_t m = 0; m < MR; ++m) {
+      const VF wv = conv_hn::Set(d, w[m]);
+      for (size_t v = 0; v < NV; ++v) acc[m][v] = conv_hn::MulAdd(wv, bv[v], acc[m][v]);
+    }
+  }
+  for (size_t m = 0; m < MR; ++m)
+    for (size_t v = 0; v < NV; ++v) acc_io[m][v] = acc[m][v];
+}
+
+// Whether DirectTap's kMasked loads read nothing for lanes masked off (so
+// that the padding can be read in place: masked-off lanes may lie outside
+// the input). AVX2's vmaskmovps and AVX-512's masked moves suppress faults.
+inline constexpr bool kMaskedLoadsSafe = HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2;
+
 // One tile of DirectNchw: rows [b*MR, b*MR+MR) x q in [q0, q0 + nq), nq <=
 // NV * lanes. `dst` (row b*MR's output for q0) is set when the tile's q are
 // contiguous in the output (one output row, or a q-space without dropped
-// columns); otherwise the tile goes through `tile` and is copied per row.
+// columns); otherwise each vector is stored per output row it covers.
 template <size_t MR, size_t NV, bool kPartial>
-HWY_INLINE void DirectTile(const conv::DirectParams& p, size_t b, size_t q0, size_t nq, float* HWY_RESTRICT dst,
-                           float* HWY_RESTRICT tile) {
+HWY_INLINE void DirectTile(const conv::DirectParams& p, size_t b, size_t q0, size_t nq, float* HWY_RESTRICT dst) {
   const DF d;
   const size_t L = conv_hn::Lanes(d);
   VF acc[MR][NV];
@@ -316,20 +359,45 @@ HWY_INLINE void DirectTile(const conv::DirectParams& p, size_t b, size_t q0, siz
     const VF init = p.bias ? conv_hn::Set(d, p.bias[b * MR + m]) : conv_hn::Zero(d);
     for (size_t v = 0; v < NV; ++v) acc[m][v] = init;
   }
-  const float* HWY_RESTRICT w = p.weights + b * p.k * MR;
-  const float* HWY_RESTRICT s = p.src + q0;
+  const float* HWY_RESTRICT w = p.weights + b * p.taps * p.cin * MR;
   const size_t last = nq - (NV - 1) * L;  // lanes of the last vector when kPartial
-  for (size_t k = 0; k < p.k; ++k) {
-    const float* HWY_RESTRICT row = s + p.koff[k];
-    VF bv[NV];
-    for (size_t v = 0; v + 1 < NV; ++v) bv[v] = conv_hn::LoadU(d, row + v * L);
-    if constexpr (kPartial) bv[NV - 1] = LoadTail(d, row + (NV - 1) * L, last);
-    else bv[NV - 1] = conv_hn::LoadU(d, row + (NV - 1) * L);
-    for (size_t m = 0; m < MR; ++m) {
-      const VF wv = conv_hn::Set(d, w[m]);
-      for (size_t v = 0; v < NV; ++v) acc[m][v] = conv_hn::MulAdd(wv, bv[v], acc[m][v]);
+  conv_hn::Mask<DF> mask[NV];
+  if constexpr (kMaskedLoadsSafe) {
+    using DI = conv_hn::RebindToSigned<DF>;
+    const DI di;
+    conv_hn::Vec<DI> oy[NV], ox[NV];
+    if (p.tap_dy) {
+      // Row and column of every lane of the tile.
+      HWY_ALIGN int32_t ys[NV * HWY_MAX_BYTES / sizeof(float)], xs[NV * HWY_MAX_BYTES / sizeof(float)];
+      size_t y = q0 / p.wq, x = q0 % p.wq;
+      for (size_t i = 0; i < NV * L; ++i) {
+        ys[i] = int32_t(y), xs[i] = int32_t(x);
+        if (++x == p.wq) x = 0, ++y;
+      }
+      for (size_t v = 0; v < NV; ++v) oy[v] = conv_hn::Load(di, ys + v * L), ox[v] = conv_hn::Load(di, xs + v * L);
     }
-    w += MR;
+    for (size_t t = 0; t < p.taps; ++t, w += p.cin * MR) {
+      const float* row = p.src + p.tap_off[t] + q0;
+      bool all = !kPartial;
+      for (size_t v = 0; v < NV; ++v) mask[v] = conv_hn::FirstN(d, kPartial && v == NV - 1 ? last : L);
+      if (p.tap_dy) {
+        const auto h = conv_hn::Set(di, int32_t(p.in_h)), wq = conv_hn::Set(di, int32_t(p.wq));
+        const auto dy = conv_hn::Set(di, p.tap_dy[t]), dx = conv_hn::Set(di, p.tap_dx[t]);
+        const auto minus1 = conv_hn::Set(di, -1);  // (Highway 1.0 has no integer Ge)
+        for (size_t v = 0; v < NV; ++v) {
+          const auto iy = conv_hn::Add(oy[v], dy), ix = conv_hn::Add(ox[v], dx);
+          const auto inside = conv_hn::And(conv_hn::And(conv_hn::Gt(iy, minus1), conv_hn::Lt(iy, h)),
+                                           conv_hn::And(conv_hn::Gt(ix, minus1), conv_hn::Lt(ix, wq)));
+          mask[v] = conv_hn::And(mask[v], conv_hn::RebindMask(d, inside));
+          all = all && conv_hn::AllTrue(d, mask[v]);
+        }
+      }
+      if (all) DirectTap<MR, NV, kFull>(acc, row, p.chan, p.cin, w, mask, last);
+      else DirectTap<MR, NV, kMasked>(acc, row, p.chan, p.cin, w, mask, last);
+    }
+  } else {
+    for (size_t t = 0; t < p.taps; ++t, w += p.cin * MR)
+      DirectTap<MR, NV, kPartial ? kTail : kFull>(acc, p.src + p.tap_off[t] + q0, p.chan, p.cin, w, mask, last);
   }
   const size_t rows = std::min(MR, p.cout - b * MR);
   if (dst) {
@@ -343,7 +411,6 @@ HWY_INLINE void DirectTile(const conv::DirectParams& p, size_t b, size_t q0, siz
   // Each vector's lanes fall in one or more q-space rows; lanes of one row
   // are contiguous in the output, shifted by the dropped columns: one masked
   // store per row, with lanes ox >= ow masked off.
-  (void)tile;
   for (size_t v = 0; v < NV; ++v) {
     const size_t qv = q0 + v * L;
     const size_t nv = kPartial && v == NV - 1 ? last : L;
@@ -352,11 +419,11 @@ HWY_INLINE void DirectTile(const conv::DirectParams& p, size_t b, size_t q0, siz
       const size_t in_row = std::min(nv - a, p.wq - ox);   // lanes [a, a + in_row) are row oy
       const size_t valid = ox < p.ow ? std::min(in_row, p.ow - ox) : 0;
       if (valid) {
-        const auto mask = conv_hn::AndNot(conv_hn::FirstN(d, a), conv_hn::FirstN(d, a + valid));
+        const auto store_mask = conv_hn::AndNot(conv_hn::FirstN(d, a), conv_hn::FirstN(d, a + valid));
         // Lane i goes to out[oy * ow + ox + (i - a)].
         const ptrdiff_t base = ptrdiff_t(oy * p.ow + ox) - ptrdiff_t(a);
         for (size_t m = 0; m < rows; ++m)
-          conv_hn::BlendedStore(ApplyEpilogue(d, acc[m][v], p.epilogue), mask, d,
+          conv_hn::BlendedStore(ApplyEpilogue(d, acc[m][v], p.epilogue), store_mask, d,
                                 p.out + ptrdiff_t((b * MR + m) * p.out_plane) + base);
       }
       a += in_row;
@@ -368,13 +435,13 @@ HWY_INLINE void DirectTile(const conv::DirectParams& p, size_t b, size_t q0, siz
 
 // Tile of nq <= NV * lanes q: as many vectors as needed, the last one masked.
 template <size_t MR, size_t NV>
-HWY_INLINE void DirectTileN(const conv::DirectParams& p, size_t b, size_t q0, size_t nq, float* dst, float* tile) {
+HWY_INLINE void DirectTileN(const conv::DirectParams& p, size_t b, size_t q0, size_t nq, float* dst) {
   const size_t L = conv_hn::Lanes(DF());
   if constexpr (NV > 1) {
-    if (nq <= (NV - 1) * L) return DirectTileN<MR, NV - 1>(p, b, q0, nq, dst, tile);
+    if (nq <= (NV - 1) * L) return DirectTileN<MR, NV - 1>(p, b, q0, nq, dst);
   }
-  if (nq == NV * L) DirectTile<MR, NV, false>(p, b, q0, nq, dst, tile);
-  else DirectTile<MR, NV, true>(p, b, q0, nq, dst, tile);
+  if (nq == NV * L) DirectTile<MR, NV, false>(p, b, q0, nq, dst);
+  else DirectTile<MR, NV, true>(p, b, q0, nq, dst);
 }
 
 template <size_t MR>
@@ -383,7 +450,6 @@ HWY_NOINLINE void DirectNchwImpl(const conv::DirectParams& p) {
   const DF d;
   const size_t L = conv_hn::Lanes(d);
   const size_t tw = NV * L;
-  HWY_ALIGN float tile[MR * NV * HWY_MAX_BYTES / sizeof(float)];
   const size_t b_end = std::min(p.block_end, (p.cout + MR - 1) / MR);
   if (p.row_mode) {
     // Whole output rows [q_begin, q_end), tiles never cross a row: direct stores.
@@ -391,7 +457,7 @@ HWY_NOINLINE void DirectNchwImpl(const conv::DirectParams& p) {
       for (size_t ox = 0; ox < p.ow; ox += tw) {
         const size_t nq = std::min(tw, p.ow - ox);
         for (size_t b = p.block_begin; b < b_end; ++b)
-          DirectTileN<MR, NV>(p, b, oy * p.wq + ox, nq, p.out + b * MR * p.out_plane + oy * p.ow + ox, tile);
+          DirectTileN<MR, NV>(p, b, oy * p.wq + ox, nq, p.out + b * MR * p.out_plane + oy * p.ow + ox);
       }
     return;
   }
@@ -399,7 +465,7 @@ HWY_NOINLINE void DirectNchwImpl(const conv::DirectParams& p) {
     const size_t nq = std::min(tw, p.q_end - q0);
     for (size_t b = p.block_begin; b < b_end; ++b) {
       float* dst = p.wq == p.ow ? p.out + b * MR * p.out_plane + q0 : nullptr;
-      DirectTileN<MR, NV>(p, b, q0, nq, dst, tile);
+      DirectTileN<MR, NV>(p, b, q0, nq, dst);
     }
   }
 }
@@ -601,7 +667,7 @@ inline HWY_NOINLINE void IgemmNhwcScalable(const conv::IgemmParams& p) {
           const float* a = p.ind[px * p.taps + t] + p.a_offset;
           for (size_t ci = 0; ci < p.cin; ++ci, w += nb) acc = conv_hn::MulAdd(conv_hn::Set(d, a[ci]), conv_hn::LoadU(d, w), acc);
         }
-        StoreN(d, ApplyClamp(d, acc, p.epilogue), p.out + px * p.out_stride + c0, p.cout - c0);
+        StoreN(d, ApplyEpilogue(d, acc, p.epilogue), p.out + px * p.out_stride + c0, p.cout - c0);
       }
     }
   }
@@ -617,10 +683,13 @@ inline HWY_NOINLINE void DirectNchwScalable(const conv::DirectParams& p) {
     for (size_t co = co_begin; co < co_end; ++co) {
       const size_t b = co / p.mr, m = co % p.mr;
       VF acc = p.bias ? conv_hn::Set(d, p.bias[co]) : conv_hn::Zero(d);
-      const float* w = p.weights + b * p.k * p.mr + m;
-      for (size_t k = 0; k < p.k; ++k)
-        acc = conv_hn::MulAdd(conv_hn::Set(d, w[k * p.mr]), LoadTail(d, p.src + p.koff[k] + q0, nq), acc);
-      conv_hn::Store(ApplyClamp(d, acc, p.epilogue), d, tile);
+      const float* w = p.weights + b * p.taps * p.cin * p.mr + m;
+      for (size_t t = 0; t < p.taps; ++t) {
+        const float* row = p.src + p.tap_off[t] + q0;
+        for (size_t ci = 0; ci < p.cin; ++ci, row += p.chan, w += p.mr)
+          acc = conv_hn::MulAdd(conv_hn::Set(d, *w), LoadTail(d, row, nq), acc);
+      }
+      conv_hn::Store(ApplyEpilogue(d, acc, p.epilogue), d, tile);
       for (size_t i = 0; i < nq; ++i) {
         const size_t q = q0 + i, oy = q / p.wq, ox = q % p.wq;
         if (ox < p.ow) p.out[co * p.out_plane + oy * p.ow + ox] = tile[i];
@@ -721,6 +790,15 @@ HWY_INLINE void IgemmNhwcImpl(const conv::IgemmParams& p) {
 
 // Whether IgemmNhwcImpl has the kIgemmWide and kIgemmHalf tiles on this target.
 HWY_INLINE bool IgemmExtraTilesImpl() { return conv_detail::kIgemmExtraTiles; }
+
+// Whether DirectNchwImpl reads padding in place (conv::DirectParams::tap_dy).
+HWY_INLINE bool DirectInPlaceImpl() {
+#if WEBNN_CONV_ONE_VECTOR
+  return false;
+#else
+  return conv_detail::kMaskedLoadsSafe;
+#endif
+}
 
 HWY_INLINE void DirectNchwImpl(const conv::DirectParams& p) {
 #if WEBNN_CONV_ONE_VECTOR
