@@ -95,6 +95,14 @@ void ThreadPool::Run(size_t n, size_t grain, const std::function<void(size_t, si
   }
   wake_.notify_all();
   Work(*job);
+  // The last chunks are usually a few microseconds from done: spin for them
+  // (about 50 us at most) before sleeping, as a futex wake-up of this thread
+  // would cost 5-20 us per parallel loop.
+  for (int spin = 0; spin < 20000 && job->remaining.load(std::memory_order_acquire) != 0; ++spin) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+  }
   std::unique_lock<std::mutex> lock(mutex_);
   done_.wait(lock, [&] { return job->remaining.load(std::memory_order_acquire) == 0; });
   job_.reset();
