@@ -52,6 +52,9 @@ struct IgemmParams {
   const float* const* ind = nullptr;  // [pixels][taps] pointers to input channel 0
   size_t pixels = 0, taps = 0, cin = 0;
   size_t a_offset = 0;                // added to every pointer (the group's first channel)
+  // Where set: the zero buffer of padding taps, and a tap on it for every
+  // pixel of a tile is skipped (only for finite filters: it would add 0 * w).
+  const float* skip_zeros = nullptr;
   const float* weights = nullptr;     // [blocks][taps * cin][nv * lanes]
   const float* bias = nullptr;        // [blocks * nv * lanes] or null
   size_t cout = 0;                    // output channels written (this group)
@@ -60,6 +63,10 @@ struct IgemmParams {
   // default (kIgemmMR pixels x nv full vectors); kIgemmWide = 7 pixels x 4
   // full vectors; kIgemmHalf = 8 pixels x nv half-width (8-lane) vectors.
   size_t variant = 0;
+  // Tile order: pixel tiles outer (each tile's input stays in L1 while every
+  // block's weights stream past), or blocks outer (one block's weights stay
+  // in L2 while the pixels stream past: for filters larger than L2).
+  bool blocks_outer = false;
   float* out = nullptr;               // pixel 0, first channel of the group
   size_t out_stride = 0;              // floats between pixels
   Epilogue epilogue;
@@ -78,6 +85,9 @@ struct DirectParams {
   const int32_t* tap_dy = nullptr;
   const int32_t* tap_dx = nullptr;
   size_t in_h = 0;
+  // With tap_dy: a tap on padding for every lane of a tile is skipped (only
+  // for finite filters: it would add 0 * w).
+  bool skip_padding = false;
   const float* weights = nullptr;  // [blocks][taps][cin][mr]
   const float* bias = nullptr;     // [blocks * mr] or null
   size_t cout = 0;                 // output channels (rows) written
@@ -157,6 +167,7 @@ struct Col2imParams {
 #include <hwy/highway.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "core/float16.h"
 
@@ -275,10 +286,13 @@ HWY_NOINLINE void IgemmNhwcImpl(const conv::IgemmParams& p) {
   const size_t nb = NV * L;
   const size_t blocks = (p.cout + nb - 1) / nb;
   const size_t kdepth = p.taps * p.cin;
-  for (size_t p0 = 0; p0 < p.pixels; p0 += MR) {
+  const size_t tiles = (p.pixels + MR - 1) / MR;
+  for (size_t i = 0; i < tiles * blocks; ++i) {
+    const size_t b = p.blocks_outer ? i / tiles : i % blocks;
+    const size_t p0 = (p.blocks_outer ? i % tiles : i / blocks) * MR;
     const size_t mc = std::min(MR, p.pixels - p0);
     const float* const* ind = p.ind + p0 * p.taps;
-    for (size_t b = 0; b < blocks; ++b) {
+    {
       const float* HWY_RESTRICT w = p.weights + b * kdepth * nb;
       V acc[MR][NV];
       for (size_t v = 0; v < NV; ++v) {
@@ -286,6 +300,14 @@ HWY_NOINLINE void IgemmNhwcImpl(const conv::IgemmParams& p) {
         for (size_t m = 0; m < MR; ++m) acc[m][v] = init;
       }
       for (size_t t = 0; t < p.taps; ++t) {
+        if (p.skip_zeros) {
+          bool padding = true;
+          for (size_t m = 0; m < mc; ++m) padding = padding && ind[m * p.taps + t] == p.skip_zeros;
+          if (padding) {
+            w += p.cin * nb;
+            continue;
+          }
+        }
         const float* HWY_RESTRICT a[MR];
         for (size_t m = 0; m < MR; ++m) a[m] = ind[std::min(m, mc - 1) * p.taps + t] + p.a_offset;
         for (size_t ci = 0; ci < p.cin; ++ci) {
@@ -311,47 +333,26 @@ HWY_NOINLINE void IgemmNhwcImpl(const conv::IgemmParams& p) {
   }
 }
 
-// Accumulates one tap over all input channels into a tile: kLoad says how
-// its NV vectors of q are loaded: all full (kFull), the last one of `last`
-// lanes (kTail), or each under its mask (kMasked; lanes off load zero).
+// How a DirectNchw tile loads its NV vectors of q: all full (kFull), the
+// last one of `last` lanes (kTail, where masked loads might fault), or each
+// under its tap's mask (kMasked; lanes off load zero).
 enum DirectLoad { kFull, kTail, kMasked };
-template <size_t MR, size_t NV, DirectLoad kLoad>
-HWY_INLINE void DirectTap(VF (&acc_io)[MR][NV], const float* HWY_RESTRICT row, size_t chan, size_t cin,
-                          const float* HWY_RESTRICT w, const conv_hn::Mask<DF> (&mask)[NV], size_t last) {
-  const DF d;
-  const size_t L = conv_hn::Lanes(d);
-  // A local copy: GCC 12 keeps it in registers through the loop, where it
-  // stored every accumulator of `acc_io` back to the stack at each step.
-  VF acc[MR][NV];
-  for (size_t m = 0; m < MR; ++m)
-    for (size_t v = 0; v < NV; ++v) acc[m][v] = acc_io[m][v];
-  for (size_t ci = 0; ci < cin; ++ci, row += chan, w += MR) {
-    VF bv[NV];
-    for (size_t v = 0; v < NV; ++v) {
-      if constexpr (kLoad == kMasked) bv[v] = conv_hn::MaskedLoad(mask[v], d, row + v * L);
-      else if (kLoad == kTail && v == NV - 1) bv[v] = LoadTail(d, row + v * L, last);
-      else bv[v] = conv_hn::LoadU(d, row + v * L);
-    }
-    for (size_t m = 0; m < MR; ++m) {
-      const VF wv = conv_hn::Set(d, w[m]);
-      for (size_t v = 0; v < NV; ++v) acc[m][v] = conv_hn::MulAdd(wv, bv[v], acc[m][v]);
-    }
-  }
-  for (size_t m = 0; m < MR; ++m)
-    for (size_t v = 0; v < NV; ++v) acc_io[m][v] = acc[m][v];
-}
 
-// Whether DirectTap's kMasked loads read nothing for lanes masked off (so
-// that the padding can be read in place: masked-off lanes may lie outside
-// the input). AVX2's vmaskmovps and AVX-512's masked moves suppress faults.
+// Whether kMasked loads read nothing for lanes masked off, so that padding
+// can be read in place (masked-off lanes may lie outside the input): AVX2's
+// vmaskmovps and AVX-512's masked moves suppress faults.
 inline constexpr bool kMaskedLoadsSafe = HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2;
 
-// One tile of DirectNchw: rows [b*MR, b*MR+MR) x q in [q0, q0 + nq), nq <=
-// NV * lanes. `dst` (row b*MR's output for q0) is set when the tile's q are
-// contiguous in the output (one output row, or a q-space without dropped
-// columns); otherwise each vector is stored per output row it covers.
-template <size_t MR, size_t NV, bool kPartial>
-HWY_INLINE void DirectTile(const conv::DirectParams& p, size_t b, size_t q0, size_t nq, float* HWY_RESTRICT dst) {
+// The sums of one tile of DirectNchw: rows [b*MR, b*MR+MR) x NV vectors of
+// q from q0 (`last` lanes in the last), over k = (tap, ci), into `out`.
+// kMasked: masks[tap * NV + v] are vector v's lanes that read input, skip[tap]
+// says no lane does. The accumulators are a local array that only these
+// loops index, so that GCC 12 keeps them in registers: in an array the
+// stores also index (by row segment), it kept them in memory and stored
+// every one at every step (half speed).
+template <size_t MR, size_t NV, DirectLoad kLoad>
+HWY_INLINE void DirectAccumulate(const conv::DirectParams& p, size_t b, size_t q0, size_t last,
+                                 const conv_hn::Mask<DF>* masks, const uint8_t* skip, VF (&out)[MR][NV]) {
   const DF d;
   const size_t L = conv_hn::Lanes(d);
   VF acc[MR][NV];
@@ -360,51 +361,45 @@ HWY_INLINE void DirectTile(const conv::DirectParams& p, size_t b, size_t q0, siz
     for (size_t v = 0; v < NV; ++v) acc[m][v] = init;
   }
   const float* HWY_RESTRICT w = p.weights + b * p.taps * p.cin * MR;
-  const size_t last = nq - (NV - 1) * L;  // lanes of the last vector when kPartial
-  conv_hn::Mask<DF> mask[NV];
-  if constexpr (kMaskedLoadsSafe) {
-    using DI = conv_hn::RebindToSigned<DF>;
-    const DI di;
-    conv_hn::Vec<DI> oy[NV], ox[NV];
-    if (p.tap_dy) {
-      // Row and column of every lane of the tile.
-      HWY_ALIGN int32_t ys[NV * HWY_MAX_BYTES / sizeof(float)], xs[NV * HWY_MAX_BYTES / sizeof(float)];
-      size_t y = q0 / p.wq, x = q0 % p.wq;
-      for (size_t i = 0; i < NV * L; ++i) {
-        ys[i] = int32_t(y), xs[i] = int32_t(x);
-        if (++x == p.wq) x = 0, ++y;
+  for (size_t t = 0; t < p.taps; ++t, w += p.cin * MR) {
+    if (kLoad == kMasked && skip[t]) continue;
+    const float* HWY_RESTRICT row = p.src + p.tap_off[t] + q0;
+    const float* HWY_RESTRICT wt = w;
+    for (size_t ci = 0; ci < p.cin; ++ci, row += p.chan, wt += MR) {
+      VF bv[NV];
+      for (size_t v = 0; v < NV; ++v) {
+        if constexpr (kLoad == kMasked) bv[v] = conv_hn::MaskedLoad(masks[t * NV + v], d, row + v * L);
+        else if (kLoad == kTail && v == NV - 1) bv[v] = LoadTail(d, row + v * L, last);
+        else bv[v] = conv_hn::LoadU(d, row + v * L);
       }
-      for (size_t v = 0; v < NV; ++v) oy[v] = conv_hn::Load(di, ys + v * L), ox[v] = conv_hn::Load(di, xs + v * L);
-    }
-    for (size_t t = 0; t < p.taps; ++t, w += p.cin * MR) {
-      const float* row = p.src + p.tap_off[t] + q0;
-      bool all = !kPartial;
-      for (size_t v = 0; v < NV; ++v) mask[v] = conv_hn::FirstN(d, kPartial && v == NV - 1 ? last : L);
-      if (p.tap_dy) {
-        const auto h = conv_hn::Set(di, int32_t(p.in_h)), wq = conv_hn::Set(di, int32_t(p.wq));
-        const auto dy = conv_hn::Set(di, p.tap_dy[t]), dx = conv_hn::Set(di, p.tap_dx[t]);
-        const auto minus1 = conv_hn::Set(di, -1);  // (Highway 1.0 has no integer Ge)
-        for (size_t v = 0; v < NV; ++v) {
-          const auto iy = conv_hn::Add(oy[v], dy), ix = conv_hn::Add(ox[v], dx);
-          const auto inside = conv_hn::And(conv_hn::And(conv_hn::Gt(iy, minus1), conv_hn::Lt(iy, h)),
-                                           conv_hn::And(conv_hn::Gt(ix, minus1), conv_hn::Lt(ix, wq)));
-          mask[v] = conv_hn::And(mask[v], conv_hn::RebindMask(d, inside));
-          all = all && conv_hn::AllTrue(d, mask[v]);
-        }
+      for (size_t m = 0; m < MR; ++m) {
+        const VF wv = conv_hn::Set(d, wt[m]);
+        for (size_t v = 0; v < NV; ++v) acc[m][v] = conv_hn::MulAdd(wv, bv[v], acc[m][v]);
       }
-      if (all) DirectTap<MR, NV, kFull>(acc, row, p.chan, p.cin, w, mask, last);
-      else DirectTap<MR, NV, kMasked>(acc, row, p.chan, p.cin, w, mask, last);
     }
-  } else {
-    for (size_t t = 0; t < p.taps; ++t, w += p.cin * MR)
-      DirectTap<MR, NV, kPartial ? kTail : kFull>(acc, p.src + p.tap_off[t] + q0, p.chan, p.cin, w, mask, last);
   }
+  for (size_t m = 0; m < MR; ++m)
+    for (size_t v = 0; v < NV; ++v) out[m][v] = acc[m][v];
+}
+
+// One tile of DirectNchw (see DirectAccumulate), nq <= NV * lanes q. `dst`
+// (row b*MR's output for q0) is set when the tile's q are contiguous in the
+// output (one output row, or a q-space without dropped columns); otherwise
+// each vector is stored per output row it covers.
+template <size_t MR, size_t NV, DirectLoad kLoad>
+HWY_INLINE void DirectTile(const conv::DirectParams& p, size_t b, size_t q0, size_t nq, float* HWY_RESTRICT dst,
+                           const conv_hn::Mask<DF>* masks, const uint8_t* skip) {
+  const DF d;
+  const size_t L = conv_hn::Lanes(d);
+  const size_t last = nq - (NV - 1) * L;  // lanes of the last vector
+  VF acc[MR][NV];
+  DirectAccumulate<MR, NV, kLoad>(p, b, q0, last, masks, skip, acc);
   const size_t rows = std::min(MR, p.cout - b * MR);
   if (dst) {
     for (size_t m = 0; m < rows; ++m) {
       float* o = dst + m * p.out_plane;
       for (size_t v = 0; v + 1 < NV; ++v) conv_hn::StoreU(ApplyEpilogue(d, acc[m][v], p.epilogue), d, o + v * L);
-      StoreN(d, ApplyEpilogue(d, acc[m][NV - 1], p.epilogue), o + (NV - 1) * L, kPartial ? last : L);
+      StoreN(d, ApplyEpilogue(d, acc[m][NV - 1], p.epilogue), o + (NV - 1) * L, last);
     }
     return;
   }
@@ -413,7 +408,7 @@ HWY_INLINE void DirectTile(const conv::DirectParams& p, size_t b, size_t q0, siz
   // store per row, with lanes ox >= ow masked off.
   for (size_t v = 0; v < NV; ++v) {
     const size_t qv = q0 + v * L;
-    const size_t nv = kPartial && v == NV - 1 ? last : L;
+    const size_t nv = v == NV - 1 ? last : L;
     size_t oy = qv / p.wq, ox = qv % p.wq;
     for (size_t a = 0; a < nv;) {
       const size_t in_row = std::min(nv - a, p.wq - ox);   // lanes [a, a + in_row) are row oy
@@ -433,41 +428,91 @@ HWY_INLINE void DirectTile(const conv::DirectParams& p, size_t b, size_t q0, siz
   }
 }
 
-// Tile of nq <= NV * lanes q: as many vectors as needed, the last one masked.
+// The masks of one tile of q for every tap (see DirectTile), shared by all
+// its blocks of output channels: lanes past nq, and with p.tap_dy the lanes
+// whose tap falls on padding, are off.
+template <size_t NV>
+HWY_INLINE void DirectTileMasks(const conv::DirectParams& p, size_t q0, size_t nq, conv_hn::Mask<DF>* masks,
+                                uint8_t* skip) {
+  const DF d;
+  const size_t L = conv_hn::Lanes(d);
+  using DI = conv_hn::RebindToSigned<DF>;
+  const DI di;
+  conv_hn::Vec<DI> oy[NV], ox[NV];
+  if (p.tap_dy) {
+    // Row and column of every lane of the tile.
+    HWY_ALIGN int32_t ys[NV * HWY_MAX_BYTES / sizeof(float)], xs[NV * HWY_MAX_BYTES / sizeof(float)];
+    size_t y = q0 / p.wq, x = q0 % p.wq;
+    for (size_t i = 0; i < NV * L; ++i) {
+      ys[i] = int32_t(y), xs[i] = int32_t(x);
+      if (++x == p.wq) x = 0, ++y;
+    }
+    for (size_t v = 0; v < NV; ++v) oy[v] = conv_hn::Load(di, ys + v * L), ox[v] = conv_hn::Load(di, xs + v * L);
+  }
+  const auto h = conv_hn::Set(di, int32_t(p.in_h)), wq = conv_hn::Set(di, int32_t(p.wq));
+  const auto minus1 = conv_hn::Set(di, -1);  // (Highway 1.0 has no integer Ge)
+  for (size_t t = 0; t < p.taps; ++t) {
+    bool none = true;
+    for (size_t v = 0; v < NV; ++v) {
+      auto m = conv_hn::FirstN(d, std::min(L, nq - std::min(nq, v * L)));
+      if (p.tap_dy) {
+        const auto iy = conv_hn::Add(oy[v], conv_hn::Set(di, p.tap_dy[t]));
+        const auto ix = conv_hn::Add(ox[v], conv_hn::Set(di, p.tap_dx[t]));
+        const auto inside = conv_hn::And(conv_hn::And(conv_hn::Gt(iy, minus1), conv_hn::Lt(iy, h)),
+                                         conv_hn::And(conv_hn::Gt(ix, minus1), conv_hn::Lt(ix, wq)));
+        m = conv_hn::And(m, conv_hn::RebindMask(d, inside));
+      }
+      masks[t * NV + v] = m;
+      none = none && conv_hn::AllFalse(d, m);
+    }
+    skip[t] = p.skip_padding && none;
+  }
+}
+
+// The blocks [b_begin, b_end) of one tile of nq <= NV * lanes q, with as
+// many vectors as nq needs. `out_off`: where q0 is in each output plane when
+// the tile is contiguous there, else SIZE_MAX.
 template <size_t MR, size_t NV>
-HWY_INLINE void DirectTileN(const conv::DirectParams& p, size_t b, size_t q0, size_t nq, float* dst) {
+HWY_INLINE void DirectTiles(const conv::DirectParams& p, size_t q0, size_t nq, size_t b_begin, size_t b_end,
+                            size_t out_off) {
   const size_t L = conv_hn::Lanes(DF());
   if constexpr (NV > 1) {
-    if (nq <= (NV - 1) * L) return DirectTileN<MR, NV - 1>(p, b, q0, nq, dst);
+    if (nq <= (NV - 1) * L) return DirectTiles<MR, NV - 1>(p, q0, nq, b_begin, b_end, out_off);
   }
-  if (nq == NV * L) DirectTile<MR, NV, false>(p, b, q0, nq, dst);
-  else DirectTile<MR, NV, true>(p, b, q0, nq, dst);
+  auto dst = [&](size_t b) { return out_off == SIZE_MAX ? nullptr : p.out + b * MR * p.out_plane + out_off; };
+  const bool partial = nq < NV * L;
+  if constexpr (kMaskedLoadsSafe) {
+    if (p.tap_dy || partial) {
+      thread_local std::vector<conv_hn::Mask<DF>> masks;
+      thread_local std::vector<uint8_t> skip;
+      if (masks.size() < p.taps * NV) masks.resize(p.taps * NV), skip.resize(p.taps);
+      DirectTileMasks<NV>(p, q0, nq, masks.data(), skip.data());
+      for (size_t b = b_begin; b < b_end; ++b) DirectTile<MR, NV, kMasked>(p, b, q0, nq, dst(b), masks.data(), skip.data());
+      return;
+    }
+  } else {
+    if (partial) {
+      for (size_t b = b_begin; b < b_end; ++b) DirectTile<MR, NV, kTail>(p, b, q0, nq, dst(b), nullptr, nullptr);
+      return;
+    }
+  }
+  for (size_t b = b_begin; b < b_end; ++b) DirectTile<MR, NV, kFull>(p, b, q0, nq, dst(b), nullptr, nullptr);
 }
 
 template <size_t MR>
 HWY_NOINLINE void DirectNchwImpl(const conv::DirectParams& p) {
   constexpr size_t NV = DirectNV<MR>();
-  const DF d;
-  const size_t L = conv_hn::Lanes(d);
-  const size_t tw = NV * L;
+  const size_t tw = NV * conv_hn::Lanes(DF());
   const size_t b_end = std::min(p.block_end, (p.cout + MR - 1) / MR);
   if (p.row_mode) {
     // Whole output rows [q_begin, q_end), tiles never cross a row: direct stores.
     for (size_t oy = p.q_begin; oy < p.q_end; ++oy)
-      for (size_t ox = 0; ox < p.ow; ox += tw) {
-        const size_t nq = std::min(tw, p.ow - ox);
-        for (size_t b = p.block_begin; b < b_end; ++b)
-          DirectTileN<MR, NV>(p, b, oy * p.wq + ox, nq, p.out + b * MR * p.out_plane + oy * p.ow + ox);
-      }
+      for (size_t ox = 0; ox < p.ow; ox += tw)
+        DirectTiles<MR, NV>(p, oy * p.wq + ox, std::min(tw, p.ow - ox), p.block_begin, b_end, oy * p.ow + ox);
     return;
   }
-  for (size_t q0 = p.q_begin; q0 < p.q_end; q0 += tw) {
-    const size_t nq = std::min(tw, p.q_end - q0);
-    for (size_t b = p.block_begin; b < b_end; ++b) {
-      float* dst = p.wq == p.ow ? p.out + b * MR * p.out_plane + q0 : nullptr;
-      DirectTileN<MR, NV>(p, b, q0, nq, dst);
-    }
-  }
+  for (size_t q0 = p.q_begin; q0 < p.q_end; q0 += tw)
+    DirectTiles<MR, NV>(p, q0, std::min(tw, p.q_end - q0), p.block_begin, b_end, p.wq == p.ow ? q0 : SIZE_MAX);
 }
 
 template <size_t R, size_t NV, bool kPartial>
