@@ -643,7 +643,10 @@ struct HalfLanes {
   static HWY_INLINE hn::Vec<D> Load(D d, const M* p, size_t count) { return LoadF16(d, p, count); }
   static HWY_INLINE hn::Vec<D> Splat(D d, const M* p) { return hn::Set(d, HalfToFloat(*p)); }
   static HWY_INLINE void Store(hn::Vec<D> v, D d, M* p, size_t count) { StoreF16(v, d, p, count); }
-  static constexpr bool kCanStream = true;
+  // Only where the float16 half of a float32 vector is a whole 16-byte vector
+  // itself: Highway 1.0's x86 Stream of a 64-bit vector (SSE4: 4 floats as 4
+  // float16) is a 16-byte movntdq, misaligned and writing 8 bytes too many.
+  static constexpr bool kCanStream = HWY_MAX_BYTES / 2 >= 16;
   static HWY_INLINE void Stream(hn::Vec<D> v, D d, M* p) {
     const hn::Rebind<uint16_t, D> du16;
     hn::Stream(F32ToF16Bits(d, v), du16, p);
