@@ -342,17 +342,19 @@ enum DirectLoad { kFull, kTail, kMasked };
 // can be read in place (masked-off lanes may lie outside the input): AVX2's
 // vmaskmovps and AVX-512's masked moves suppress faults.
 inline constexpr bool kMaskedLoadsSafe = HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2;
+// Bytes per stored mask (StoreMaskBits writes one bit per lane, whole bytes).
+inline constexpr size_t kMaskBytes = 8;
 
 // The sums of one tile of DirectNchw: rows [b*MR, b*MR+MR) x NV vectors of
 // q from q0 (`last` lanes in the last), over k = (tap, ci), into `out`.
-// kMasked: masks[tap * NV + v] are vector v's lanes that read input, skip[tap]
-// says no lane does. The accumulators are a local array that only these
+// kMasked: mask_bits + (tap * NV + v) * kMaskBytes are vector v's lanes that
+// read input (Highway mask bits), skip[tap] says no lane does. The accumulators are a local array that only these
 // loops index, so that GCC 12 keeps them in registers: in an array the
 // stores also index (by row segment), it kept them in memory and stored
 // every one at every step (half speed).
 template <size_t MR, size_t NV, DirectLoad kLoad>
 HWY_INLINE void DirectAccumulate(const conv::DirectParams& p, size_t b, size_t q0, size_t last,
-                                 const conv_hn::Mask<DF>* masks, const uint8_t* skip, VF (&out)[MR][NV]) {
+                                 const uint8_t* mask_bits, const uint8_t* skip, VF (&out)[MR][NV]) {
   const DF d;
   const size_t L = conv_hn::Lanes(d);
   VF acc[MR][NV];
@@ -363,12 +365,15 @@ HWY_INLINE void DirectAccumulate(const conv::DirectParams& p, size_t b, size_t q
   const float* HWY_RESTRICT w = p.weights + b * p.taps * p.cin * MR;
   for (size_t t = 0; t < p.taps; ++t, w += p.cin * MR) {
     if (kLoad == kMasked && skip[t]) continue;
+    conv_hn::Mask<DF> mask[NV];
+    if constexpr (kLoad == kMasked)
+      for (size_t v = 0; v < NV; ++v) mask[v] = conv_hn::LoadMaskBits(d, mask_bits + (t * NV + v) * kMaskBytes);
     const float* HWY_RESTRICT row = p.src + p.tap_off[t] + q0;
     const float* HWY_RESTRICT wt = w;
     for (size_t ci = 0; ci < p.cin; ++ci, row += p.chan, wt += MR) {
       VF bv[NV];
       for (size_t v = 0; v < NV; ++v) {
-        if constexpr (kLoad == kMasked) bv[v] = conv_hn::MaskedLoad(masks[t * NV + v], d, row + v * L);
+        if constexpr (kLoad == kMasked) bv[v] = conv_hn::MaskedLoad(mask[v], d, row + v * L);
         else if (kLoad == kTail && v == NV - 1) bv[v] = LoadTail(d, row + v * L, last);
         else bv[v] = conv_hn::LoadU(d, row + v * L);
       }
@@ -388,12 +393,12 @@ HWY_INLINE void DirectAccumulate(const conv::DirectParams& p, size_t b, size_t q
 // each vector is stored per output row it covers.
 template <size_t MR, size_t NV, DirectLoad kLoad>
 HWY_INLINE void DirectTile(const conv::DirectParams& p, size_t b, size_t q0, size_t nq, float* HWY_RESTRICT dst,
-                           const conv_hn::Mask<DF>* masks, const uint8_t* skip) {
+                           const uint8_t* mask_bits, const uint8_t* skip) {
   const DF d;
   const size_t L = conv_hn::Lanes(d);
   const size_t last = nq - (NV - 1) * L;  // lanes of the last vector
   VF acc[MR][NV];
-  DirectAccumulate<MR, NV, kLoad>(p, b, q0, last, masks, skip, acc);
+  DirectAccumulate<MR, NV, kLoad>(p, b, q0, last, mask_bits, skip, acc);
   const size_t rows = std::min(MR, p.cout - b * MR);
   if (dst) {
     for (size_t m = 0; m < rows; ++m) {
@@ -432,7 +437,7 @@ HWY_INLINE void DirectTile(const conv::DirectParams& p, size_t b, size_t q0, siz
 // its blocks of output channels: lanes past nq, and with p.tap_dy the lanes
 // whose tap falls on padding, are off.
 template <size_t NV>
-HWY_INLINE void DirectTileMasks(const conv::DirectParams& p, size_t q0, size_t nq, conv_hn::Mask<DF>* masks,
+HWY_INLINE void DirectTileMasks(const conv::DirectParams& p, size_t q0, size_t nq, uint8_t* mask_bits,
                                 uint8_t* skip) {
   const DF d;
   const size_t L = conv_hn::Lanes(d);
@@ -462,7 +467,7 @@ HWY_INLINE void DirectTileMasks(const conv::DirectParams& p, size_t q0, size_t n
                                          conv_hn::And(conv_hn::Gt(ix, minus1), conv_hn::Lt(ix, wq)));
         m = conv_hn::And(m, conv_hn::RebindMask(d, inside));
       }
-      masks[t * NV + v] = m;
+      conv_hn::StoreMaskBits(d, m, mask_bits + (t * NV + v) * kMaskBytes);
       none = none && conv_hn::AllFalse(d, m);
     }
     skip[t] = p.skip_padding && none;
@@ -483,11 +488,13 @@ HWY_INLINE void DirectTiles(const conv::DirectParams& p, size_t q0, size_t nq, s
   const bool partial = nq < NV * L;
   if constexpr (kMaskedLoadsSafe) {
     if (p.tap_dy || partial) {
-      thread_local std::vector<conv_hn::Mask<DF>> masks;
-      thread_local std::vector<uint8_t> skip;
-      if (masks.size() < p.taps * NV) masks.resize(p.taps * NV), skip.resize(p.taps);
-      DirectTileMasks<NV>(p, q0, nq, masks.data(), skip.data());
-      for (size_t b = b_begin; b < b_end; ++b) DirectTile<MR, NV, kMasked>(p, b, q0, nq, dst(b), masks.data(), skip.data());
+      // Bits, not Mask objects: a std::vector of AVX2 masks (__m256) was
+      // allocated 16-byte aligned and stored to with aligned moves.
+      thread_local std::vector<uint8_t> mask_bits, skip;
+      if (skip.size() < p.taps) mask_bits.resize(p.taps * NV * kMaskBytes), skip.resize(p.taps);
+      DirectTileMasks<NV>(p, q0, nq, mask_bits.data(), skip.data());
+      for (size_t b = b_begin; b < b_end; ++b)
+        DirectTile<MR, NV, kMasked>(p, b, q0, nq, dst(b), mask_bits.data(), skip.data());
       return;
     }
   } else {
