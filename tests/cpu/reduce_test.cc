@@ -87,7 +87,12 @@ void Check(const std::string& op, T type, const std::vector<uint32_t>& shape,
   // on the way, and then whether 0 * Inf (NaN) happens depends on the order of
   // the factors: not a question of ULPs. Specials go to short windows only.
   if (is_float && op == "reduceProduct" && window > 8) special = 0;
-  CheckAgainstReference(MLDeviceType::kCpu, op + " " + std::string(ToString(type)), {SpecFor(type, op, shape, special)},
+  std::string what = op + " " + std::string(ToString(type)) + " shape";
+  for (uint32_t s : shape) what += " " + std::to_string(s);
+  what += axes ? " axes" : " all axes";
+  if (axes)
+    for (uint32_t a : *axes) what += " " + std::to_string(a);
+  CheckAgainstReference(MLDeviceType::kCpu, what, {SpecFor(type, op, shape, special)},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           MLReduceOptions o;
                           o.axes = axes;
@@ -209,6 +214,7 @@ TEST_CASE("cpu reductions on every SIMD target", "[cpu][reduce]") {
         Check(op, type, {3, 7, 40}, std::vector<uint32_t>{0, 2}, false, 0.02, rng());
         Check(op, type, {257, 4}, std::vector<uint32_t>{1}, false, 0.02, rng());
         Check(op, type, {300, 3}, std::vector<uint32_t>{0}, false, 0.02, rng());
+        Check(op, type, {6, 6}, std::nullopt, false, 0.02, rng());  // one window of all elements
       }
     }
   });

@@ -71,6 +71,13 @@ struct ReduceJob {
 #endif
 
 HWY_BEFORE_NAMESPACE();
+// GCC 12's auto-vectorizer miscompiles the scalar target's integer product
+// windows (reduceProduct int32 over 36 elements: the two accumulators read 0
+// and x, their product came out non-zero); this target is scalar by intent.
+#if HWY_TARGET == HWY_SCALAR && HWY_COMPILER_GCC_ACTUAL
+#pragma GCC push_options
+#pragma GCC optimize("no-tree-vectorize")
+#endif
 namespace webnn::ops::cpu {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
@@ -719,6 +726,9 @@ void ReduceVertical(const ReduceJob& j) { DispatchType<VerticalOf>(j); }
 
 }  // namespace HWY_NAMESPACE
 }  // namespace webnn::ops::cpu
+#if HWY_TARGET == HWY_SCALAR && HWY_COMPILER_GCC_ACTUAL
+#pragma GCC pop_options
+#endif
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
