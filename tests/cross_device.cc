@@ -183,6 +183,9 @@ size_t CheckAgainstReference(const MLContextOptions& options, const std::string&
         } else if (tolerance.metric == Tolerance::Metric::kAtol) {
           dist = std::fabs(a - b);
           ok = dist <= tolerance.value;
+        } else if (tolerance.metric == Tolerance::Metric::kScaled) {
+          dist = std::fabs(a - b);
+          ok = dist <= tolerance.value * std::max(1.0, std::fabs(b));
         } else {
           dist = static_cast<double>(std::llabs(OrderedBits(g.data, g.type, k) - OrderedBits(w.data, w.type, k)));
           ok = dist <= tolerance.value;

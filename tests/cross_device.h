@@ -24,11 +24,15 @@ struct InputSpec {
 };
 
 struct Tolerance {
-  enum class Metric { kUlp, kAtol };
+  // kScaled: |got - want| <= value * max(1, |want|), absolute for small
+  // values and relative for large ones (sums whose terms grow, e.g. relu
+  // recurrences fed +-65504).
+  enum class Metric { kUlp, kAtol, kScaled };
   Metric metric = Metric::kUlp;
   double value = 0;
   static Tolerance Ulp(double v) { return {Metric::kUlp, v}; }
   static Tolerance Atol(double v) { return {Metric::kAtol, v}; }
+  static Tolerance Scaled(double v) { return {Metric::kScaled, v}; }
 };
 
 // The spec's eight data types (data-movement ops take every one).
