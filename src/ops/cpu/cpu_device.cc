@@ -2,6 +2,10 @@
 
 #include <hwy/targets.h>
 
+#include <cctype>
+#include <cstdlib>
+#include <string>
+
 #include "core/strings.h"
 #include "ops/cpu/kernel_registry.h"
 #include "ops/host_device.h"
@@ -9,11 +13,38 @@
 namespace webnn::ops {
 namespace {
 
+// WEBNN_CPU_MAX_TARGET=NAME caps runtime dispatch at a Highway target named
+// as `webnn info` prints them (AVX3, AVX2, SSE4, NEON, SVE, EMU128, ...):
+// the tests run every kernel of each x86 target this way, and kernel
+// engineers compare targets on one machine. A cap above what the CPU has
+// changes nothing. Applied once, when the device is created, before any
+// kernel is packed or dispatched (conv tilings are cached per process).
+// Returns the error for a name this build has no target for, or "".
+std::string ApplyMaxTargetFromEnvironment() {
+  const char* env = std::getenv("WEBNN_CPU_MAX_TARGET");
+  if (!env || !*env) return "";
+  std::string want(env);
+  for (char& c : want) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  int64_t cap = 0;
+  std::string compiled;
+  for (int64_t t = HWY_TARGETS; t != 0; t &= t - 1) {
+    const int64_t target = t & -t;
+    compiled += core::StrCat(compiled.empty() ? "" : ", ", hwy::TargetName(target));
+    if (want == hwy::TargetName(target)) cap = target;
+  }
+  if (!cap)
+    return core::StrCat("WEBNN_CPU_MAX_TARGET=", env, ": this build has no such SIMD target (it has ", compiled, ")");
+  hwy::DisableTargets(cap - 1);  // every better target: the lower bits in Highway's encoding
+  return "";
+}
+
 class CpuDevice final : public HostDevice {
  public:
+  CpuDevice() : target_error_(ApplyMaxTargetFromEnvironment()) {}
   MLDeviceType type() const override { return MLDeviceType::kCpu; }
   std::string_view name() const override { return "cpu"; }
   std::string description() const override {
+    if (!target_error_.empty()) return target_error_;
     // Runtime dispatch picks the best compiled target the CPU supports (the
     // lowest set bit is the best in Highway's encoding).
     const int64_t targets = hwy::SupportedTargets() & HWY_TARGETS;
@@ -47,12 +78,16 @@ class CpuDevice final : public HostDevice {
       out_types.push_back(program.values[v].desc.type);
       outputs.push_back(view(v));
     }
+    if (!target_error_.empty()) throw NotSupportedError(core::StrCat("cpu: ", target_error_));
     const cpu::CpuKernel* k = cpu::Registry().Find(step.op, in_types, out_types);
     if (!k) throw NotSupportedError(core::StrCat("cpu: no kernel for ", OpName(step.op), " with these data types"));
     CompiledStep compiled{k->run, nullptr};
     if (k->prepare) compiled.prepared = k->prepare(cpu::PrepareContext{step.op, *step.attrs, inputs, outputs});
     return compiled;
   }
+
+ private:
+  std::string target_error_;
 };
 
 }  // namespace
