@@ -240,7 +240,9 @@ void RunActivation(const KernelContext& ctx) {
                      });
     return;
   }
-  const auto [lo, hi] = IntegerBounds(ctx.op, attrs, out.type);
+  // (Not a structured binding: clang 14 cannot capture those in the lambda.)
+  const std::pair<uint64_t, uint64_t> bounds = IntegerBounds(ctx.op, attrs, out.type);
+  const uint64_t lo = bounds.first, hi = bounds.second;
   ctx.parallel.Run(n, kElementwiseGrain, [&](size_t begin, size_t end) {
     const std::byte* src = in.data + begin * size;
     std::byte* dst = out.data + begin * size;
