@@ -48,6 +48,12 @@ std::string String(const Json& j, const std::string& what) {
   if (!j.is_string()) throw DataError(StrCat(what, ": must be a string"));
   return j.get<std::string>();
 }
+// An optional string member: `fallback` when absent. (Json::value() throws
+// nlohmann's type_error when the member has another type.)
+std::string OptionalString(const Json& j, const char* key, const std::string& fallback, const std::string& what) {
+  if (!j.contains(key)) return fallback;
+  return String(j.at(key), StrCat(what, ": '", key, "'"));
+}
 uint64_t Unsigned(const Json& j, const std::string& what) {
   if (!j.is_number_unsigned() && !(j.is_number_integer() && j.get<int64_t>() >= 0))
     throw DataError(StrCat(what, ": must be a non-negative integer"));
@@ -102,7 +108,8 @@ WeightStore WeightStore::FromWeightsBytes(std::vector<std::byte> bytes, const st
   std::memcpy(&version, bytes.data() + 4, 4);
   if (version != 1) throw DataError(StrCat(what, ": unsupported .weights version ", version));
   const Json manifest = ParseJson(manifest_json, StrCat(what, " manifest"));
-  if (manifest.value("format", "") != "wg-weights-manifest")
+  if (!manifest.is_object() ||
+      OptionalString(manifest, "format", "", StrCat(what, " manifest")) != "wg-weights-manifest")
     throw DataError(StrCat(what, " manifest: 'format' must be \"wg-weights-manifest\""));
   WeightStore store;
   const Json& tensors = Field(manifest, "tensors", StrCat(what, " manifest"));
@@ -184,13 +191,13 @@ LoadedGraph BuildGraphFromJson(const MLContext& context, const std::string& json
                                const std::string& what, bool weightless) {
   const Json g = ParseJson(json_text, what);
   if (!g.is_object()) throw DataError(StrCat(what, ": the graph must be a JSON object"));
-  if (g.value("format", "") != "webnn-graph-json")
+  if (OptionalString(g, "format", "", what) != "webnn-graph-json")
     throw DataError(StrCat(what, ": 'format' must be \"webnn-graph-json\""));
-  const int version = g.value("version", 0);
+  const uint64_t version = g.contains("version") ? Unsigned(g.at("version"), StrCat(what, ": 'version'")) : 0;
   if (version != 1 && version != 2) throw DataError(StrCat(what, ": unsupported version ", version, " (1 or 2)"));
 
   LoadedGraph loaded;
-  loaded.name = g.value("name", "");
+  loaded.name = OptionalString(g, "name", "", what);
   MLGraphBuilder builder(context);
   std::map<std::string, MLOperand> env;
 
