@@ -152,7 +152,10 @@ TEST_CASE("passes: fused conv2d / convTranspose2d / gemm / matmul match the refe
   std::mt19937_64 rng(7);
   uint64_t seed = 1;
   for (MLOperandDataType type : {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16}) {
-    for (const auto& [name, act] : Activations()) {
+    for (const auto& named_activation : Activations()) {
+      // (Not a structured binding: clang 14 cannot capture those in lambdas.)
+      const auto& name = named_activation.first;
+      const auto& act = named_activation.second;
       const std::string t = type == MLOperandDataType::kFloat16 ? " f16" : " f32";
       auto spec = [&](std::vector<uint32_t> shape, bool constant) {
         return InputSpec{.type = type, .shape = std::move(shape), .constant = constant};
@@ -365,7 +368,9 @@ TEST_CASE("passes: bias, batchNormalization and relu fold into convTranspose2d",
       {MLConvTranspose2dFilterOperandLayout::kHwoi, {2, 2, 5, 3}},
       {MLConvTranspose2dFilterOperandLayout::kOhwi, {5, 2, 2, 3}}};
   uint64_t seed = 60;
-  for (const auto& [layout, filter_shape] : layouts) {
+  for (const auto& layout_and_shape : layouts) {
+    const auto layout = layout_and_shape.first;
+    const auto& filter_shape = layout_and_shape.second;
     const auto body = [&](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
       MLOperand y = b.convTranspose2d(in[0], in[1], {.strides = std::vector<uint32_t>{2, 2}, .filterLayout = layout});
       y = b.batchNormalization(b.add(y, in[2]), in[3], in[4], {.scale = in[5], .bias = in[6]});

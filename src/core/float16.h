@@ -69,6 +69,16 @@ inline uint16_t DoubleToHalfBits(double x) {
   return static_cast<uint16_t>(sign | r);
 }
 
+// float64 -> float32 as IEEE rounds it: nearest even, overflow to +-Inf. (A
+// static_cast of a value past the float range is undefined behaviour; the
+// emulated Highway targets clamp it to the largest float instead.)
+inline float DoubleToFloat(double x) {
+  constexpr double kOverflow = 0x1.ffffffp127;  // halfway past FLT_MAX rounds to Inf
+  if (x >= kOverflow) return __builtin_inff();
+  if (x <= -kOverflow) return -__builtin_inff();
+  return static_cast<float>(x);
+}
+
 inline float HalfBitsToFloat(uint16_t h) { return static_cast<float>(HalfBitsToDouble(h)); }
 inline uint16_t FloatToHalfBits(float f) { return DoubleToHalfBits(static_cast<double>(f)); }
 

@@ -268,9 +268,13 @@ HWY_INLINE void StoreF16(hn::Vec<DF> v, DF df, uint16_t* HWY_RESTRICT p, size_t 
 template <class DD>
 HWY_INLINE hn::Vec<hn::Rebind<float, DD>> DemoteF64ToF32(DD dd, hn::Vec<DD> v) {
   const hn::Rebind<float, DD> df;
-#if HWY_TARGET == HWY_SCALAR
-  (void)dd;
-  return hn::Set(df, static_cast<float>(hn::GetLane(v)));
+#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
+  // Lane by lane: these targets' DemoteTo clamps Inf and overflow to the largest float.
+  HWY_ALIGN double in[HWY_MAX_BYTES / sizeof(double)];
+  HWY_ALIGN float out[HWY_MAX_BYTES / sizeof(double)];
+  hn::Store(v, DD{}, in);
+  for (size_t i = 0; i < hn::Lanes(df); ++i) out[i] = core::DoubleToFloat(in[i]);
+  return hn::Load(df, out);
 #else
   (void)dd;
   return hn::DemoteTo(df, v);
