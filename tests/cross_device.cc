@@ -81,7 +81,9 @@ std::vector<std::byte> RandomTensorData(const InputSpec& spec, std::mt19937_64& 
     if (special) {
       // Integer extremes of the type.
       const int bits = BitsPerElement(spec.type);
-      if (IsSignedInteger(spec.type)) v = (rng() & 1) ? -(int64_t{1} << (bits - 1)) : (bits == 64 ? INT64_MAX : (int64_t{1} << (bits - 1)) - 1);
+      if (IsSignedInteger(spec.type))
+        v = (rng() & 1) ? (bits == 64 ? INT64_MIN : -(int64_t{1} << (bits - 1)))
+                        : (bits == 64 ? INT64_MAX : (int64_t{1} << (bits - 1)) - 1);
       else v = (rng() & 1) ? 0 : (bits == 64 ? -1 : (int64_t{1} << bits) - 1);
     }
     switch (spec.type) {
