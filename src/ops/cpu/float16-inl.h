@@ -18,6 +18,8 @@
 
 #include <hwy/highway.h>
 
+#include "core/float16.h"
+
 #undef WEBNN_NATIVE_F16
 #if (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2 && !defined(HWY_DISABLE_F16C)) || \
     (HWY_ARCH_ARM_A64 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR)
@@ -82,6 +84,24 @@ HWY_INLINE hn::Vec<hn::Rebind<uint16_t, DF>> F32ToF16Bits(DF df, hn::Vec<DF> v) 
   o = hn::IfThenElse(hn::RebindMask(du, hn::Gt(xi, hn::Set(di, (143 << 23) - 1))), inf_nan, o);
   o = hn::Or(o, hn::ShiftRight<16>(sign));
   return hn::DemoteTo(du16, hn::BitCast(di, o));
+#endif
+}
+
+// float64 -> float32 rounded to nearest even, overflow and Inf to +-Inf.
+// Highway 1.0's SCALAR and EMU128 DemoteTo clamp those to the largest float:
+// there the lanes go one by one through core::DoubleToFloat.
+template <class D64>
+HWY_INLINE hn::Vec<hn::Rebind<float, D64>> DemoteF64ToF32(D64 d64, hn::Vec<D64> v) {
+  const hn::Rebind<float, D64> df;
+#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
+  HWY_ALIGN double in[HWY_MAX_BYTES / sizeof(double)];
+  HWY_ALIGN float out[HWY_MAX_BYTES / sizeof(double)];
+  hn::Store(v, d64, in);
+  for (size_t i = 0; i < hn::Lanes(df); ++i) out[i] = core::DoubleToFloat(in[i]);
+  return hn::Load(df, out);
+#else
+  (void)d64;
+  return hn::DemoteTo(df, v);
 #endif
 }
 

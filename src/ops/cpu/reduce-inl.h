@@ -17,7 +17,6 @@
 
 #include <hwy/highway.h>
 
-#include "core/float16.h"
 #include "ops/cpu/float16-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -186,22 +185,6 @@ HWY_INLINE hn::Vec<D64> RoundToOddF32Precision(D64 d64, hn::Vec<D64> v) {
   return hn::BitCast(d64, hn::Or(hn::AndNot(low, bits), odd));
 }
 
-// float64 -> float32, round to nearest even, overflow to +-Inf (Highway's
-// scalar target clamps to the largest finite value instead).
-template <class D64>
-HWY_INLINE hn::Vec<hn::Rebind<float, D64>> DemoteF64ToF32(D64, hn::Vec<D64> v) {
-  const hn::Rebind<float, D64> df;
-#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
-  // Lane by lane: these targets' DemoteTo clamps Inf and overflow to the largest float.
-  HWY_ALIGN double in[HWY_MAX_BYTES / sizeof(double)];
-  HWY_ALIGN float out[HWY_MAX_BYTES / sizeof(double)];
-  hn::Store(v, D64{}, in);
-  for (size_t i = 0; i < hn::Lanes(df); ++i) out[i] = core::DoubleToFloat(in[i]);
-  return hn::Load(df, out);
-#else
-  return hn::DemoteTo(df, v);
-#endif
-}
 
 // Stores Lanes(d64) float64 values as E, rounding once.
 template <class D64, class E>

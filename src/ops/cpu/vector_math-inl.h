@@ -263,23 +263,6 @@ HWY_INLINE void StoreF16(hn::Vec<DF> v, DF df, uint16_t* HWY_RESTRICT p, size_t 
   StorePart(F32ToF16Bits(df, v), du16, p, count);
 }
 
-// float64 -> float32 rounded to nearest even, Inf kept (Highway's scalar
-// target clamps Inf and overflow to the largest float).
-template <class DD>
-HWY_INLINE hn::Vec<hn::Rebind<float, DD>> DemoteF64ToF32(DD dd, hn::Vec<DD> v) {
-  const hn::Rebind<float, DD> df;
-#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
-  // Lane by lane: these targets' DemoteTo clamps Inf and overflow to the largest float.
-  HWY_ALIGN double in[HWY_MAX_BYTES / sizeof(double)];
-  HWY_ALIGN float out[HWY_MAX_BYTES / sizeof(double)];
-  hn::Store(v, DD{}, in);
-  for (size_t i = 0; i < hn::Lanes(df); ++i) out[i] = core::DoubleToFloat(in[i]);
-  return hn::Load(df, out);
-#else
-  (void)dd;
-  return hn::DemoteTo(df, v);
-#endif
-}
 
 // The rounding error of a * b (a * b - fl(a * b), exact): one FMA, or
 // Dekker's product on targets without FMA (SSE4, scalar), where MulSub is a
