@@ -170,6 +170,7 @@ struct MLDeviceInfo {
   std::string name;         // "reference", "cpu", "gpu"
   std::string description;  // e.g. CPU model and SIMD target, GPU name
   bool accelerated;
+  std::string features;     // gpu: float16/int8/int64, subgroups, shared memory, ...
 };
 
 class ML {
@@ -177,6 +178,9 @@ class ML {
   // Throws NotSupportedError when the requested device is not available.
   static MLContext createContext(const MLContextOptions& options = {});
   static std::vector<MLDeviceInfo> devices();
+  // Why a device type is not available on this machine ("" when it is), e.g.
+  // "no Vulkan loader: libvulkan.so.1: cannot open shared object file".
+  static std::string whyUnavailable(MLDeviceType type);
   static std::string version();
 };
 

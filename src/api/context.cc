@@ -129,23 +129,31 @@ MLContext ML::createContext(const MLContextOptions& options) {
       std::vector<MLDeviceType> order = gpu_first
                                             ? std::vector{MLDeviceType::kGpu, MLDeviceType::kCpu, MLDeviceType::kReference}
                                             : std::vector{MLDeviceType::kCpu, MLDeviceType::kGpu, MLDeviceType::kReference};
-      for (MLDeviceType t : order)
-        if ((device = ops::FindDevice(t))) break;
+      // A gpu that is a CPU implementation of Vulkan (lavapipe) is never
+      // picked over the cpu device: it is there for testing the gpu path.
+      for (MLDeviceType t : order) {
+        device = ops::FindDevice(t);
+        if (device && t == MLDeviceType::kGpu && !device->accelerated()) device = nullptr;
+        if (device) break;
+      }
     }
   } else {
     device = ops::FindDevice(want);
   }
   if (!device)
-    throw NotSupportedError(StrCat("createContext: device '", ToString(want), "' is not available on this machine"));
+    throw NotSupportedError(StrCat("createContext: device '", ToString(want), "' is not available on this machine: ",
+                                   ops::WhyUnavailable(want)));
   return MLContext(std::make_shared<ContextImpl>(options, device));
 }
 
 std::vector<MLDeviceInfo> ML::devices() {
   std::vector<MLDeviceInfo> out;
   for (const auto& d : ops::AvailableDevices())
-    out.push_back({d->type(), std::string(d->name()), d->description(), d->accelerated()});
+    out.push_back({d->type(), std::string(d->name()), d->description(), d->accelerated(), d->features()});
   return out;
 }
+
+std::string ML::whyUnavailable(MLDeviceType type) { return ops::WhyUnavailable(type); }
 
 // ---- MLContext --------------------------------------------------------------
 

@@ -22,7 +22,7 @@ std::shared_ptr<GraphImpl> CompileGraph(const std::shared_ptr<ContextImpl>& cont
   g->context = context;
   g->outputs = outputs;
   // The reference device runs the graph exactly as built: it is the oracle.
-  if (context->options().graphPasses && context->device().type() != MLDeviceType::kReference) {
+  if (context->options().graphPasses && context->device().RunsGraphPasses()) {
     auto optimized = std::make_shared<graph::Graph>(*ir);
     graph::RunPasses(*optimized, outputs, {.nhwc_layout = context->options().nhwcLayout});
     ir = std::move(optimized);
@@ -195,7 +195,7 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, con
   for (const auto& [name, tensor] : outputs)
     if (!g.outputs.count(name)) throw TypeError(StrCat("dispatch: the graph has no output named '", name, "'"));
 
-  std::lock_guard<std::mutex> lock(impl_->timeline());
+  std::unique_lock<std::mutex> lock(impl_->timeline());
   if (g.destroyed) throw InvalidStateError("dispatch: the graph is destroyed");
   for (const auto& [label, bound] : g.weightless_bound)
     if (!bound) throw InvalidStateError(StrCat("dispatch: weightless constant '", label, "' has no data yet"));
@@ -237,7 +237,17 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, con
     if (external[v] == nullptr) external[v] = tensor.impl()->buffer.get();
     else copies.emplace_back(external[v], tensor.impl()->buffer.get());
   }
-  g.executable->Run(external, shapes, impl_->parallel());
+  try {
+    g.executable->Run(external, shapes, impl_->parallel());
+  } catch (const OperationError& e) {
+    // A device that failed for good (VK_ERROR_DEVICE_LOST) loses the context:
+    // its graphs and tensors are destroyed and later calls see a lost context.
+    if (impl_->device().lost()) {
+      lock.unlock();
+      impl_->Lose(e.what());
+    }
+    throw;
+  }
   ops::Device& device = impl_->device();
   for (auto [from, to] : copies) {
     std::vector<std::byte> tmp(from->size());

@@ -72,6 +72,15 @@ class Device {
   virtual std::string_view name() const = 0;
   virtual std::string description() const = 0;
   virtual bool accelerated() const = 0;
+  // Whether graphs for this device go through the graph passes
+  // (src/graph/passes.h): only devices whose kernels implement the fused
+  // forms the passes create (fused epilogues, fusedElementwise).
+  virtual bool RunsGraphPasses() const { return false; }
+  // True once the device has failed for good (a gpu's VK_ERROR_DEVICE_LOST):
+  // every later call fails, and new contexts get a new device.
+  virtual bool lost() const { return false; }
+  // Features and limits worth printing (`webnn info`); empty when none.
+  virtual std::string features() const { return ""; }
 
   // Data types this device runs for one operand slot of `op` (a subset of the
   // schema's allowed types; empty if it does not run `op`).
@@ -94,5 +103,7 @@ class Device {
 // (gpu, cpu, reference). Created once.
 std::vector<std::shared_ptr<Device>> AvailableDevices();
 std::shared_ptr<Device> FindDevice(MLDeviceType type);
+// Why a device type is not available ("" when it is), e.g. "no Vulkan loader".
+std::string WhyUnavailable(MLDeviceType type);
 
 }  // namespace webnn::ops

@@ -83,8 +83,11 @@ int Info(const Args& args) {
   std::vector<MLOpSupportLimits> limits;
   for (const MLDeviceInfo& d : devices) {
     std::printf("  %-10s %s%s\n", d.name.c_str(), d.description.c_str(), d.accelerated ? " (accelerated)" : "");
+    if (!d.features.empty()) std::printf("  %-10s %s\n", "", d.features.c_str());
     limits.push_back(ML::createContext({.device = d.type}).opSupportLimits());
   }
+  if (const std::string why = ML::whyUnavailable(MLDeviceType::kGpu); !why.empty())
+    std::printf("  %-10s not available: %s\n", "gpu", why.c_str());
   const size_t ops = limits.empty() ? 0 : limits[0].operators.size();
   std::printf("\n%zu operators; data types of each operator's main input per device:\n\n", ops);
   std::printf("%-22s", "operator");

@@ -51,6 +51,7 @@ class CpuDevice final : public HostDevice {
     return core::StrCat("Highway SIMD kernels, target ", hwy::TargetName(targets & -targets));
   }
   bool accelerated() const override { return false; }
+  bool RunsGraphPasses() const override { return true; }
 
   DataTypeSet SupportedTypes(OpKind op, bool is_output, size_t slot) const override {
     return cpu::Registry().SupportedTypes(op, is_output, slot);

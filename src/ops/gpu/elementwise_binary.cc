@@ -1,0 +1,56 @@
+// gpu kernel of add, sub, mul, div, max, min, pow: shaders/elementwise_binary.comp.
+#include <algorithm>
+
+#include "core/strings.h"
+#include "ops/gpu/gpu_kernel.h"
+
+namespace webnn::ops::gpu {
+namespace {
+
+uint32_t OpCode(OpKind op) {
+  switch (op) {
+    case OpKind::add: return 0;
+    case OpKind::sub: return 1;
+    case OpKind::mul: return 2;
+    case OpKind::div: return 3;
+    case OpKind::max: return 4;
+    case OpKind::min: return 5;
+    default: return 6;  // pow
+  }
+}
+
+GpuPlan Plan(const GpuStepInfo& s) {
+  const GpuOperand& a = s.inputs[0];
+  const GpuOperand& b = s.inputs[1];
+  const GpuOperand& out = s.outputs[0];
+  const bool same_shapes = a.shape == out.shape && b.shape == out.shape;
+  const uint64_t total = out.elements();
+  // Same-shape operands larger than one binding may span (128 MiB on
+  // lavapipe) run as several dispatches over sub-ranges; 4 KiB of slack
+  // covers the binding's alignment.
+  const uint64_t elem = ByteLengthFor(out.type, 1);
+  const uint64_t chunk = same_shapes ? std::max<uint64_t>((s.max_binding_bytes - 4096) / elem, 1) : total;
+  GpuPlan plan;
+  for (uint64_t first = 0; first < total; first += chunk) {
+    const uint32_t n = Count32(std::min(chunk, total - first));
+    GpuDispatch d;
+    d.shader = core::StrCat("elementwise_binary.", TypeSuffix(out.type));
+    d.bindings = {GpuBinding::Input(0), GpuBinding::Input(1), GpuBinding::Output(0)};
+    if (chunk < total)
+      for (GpuBinding& bind : d.bindings) bind = bind.Range(first, n);
+    d.params = {n, OpCode(s.op)};
+    PushShape(d.params, out.shape);
+    PushBroadcastStrides(d.params, a.shape, out.shape);
+    PushBroadcastStrides(d.params, b.shape, out.shape);
+    d.params.push_back(same_shapes ? 1u : 0u);
+    d.groups = GridFor(n);
+    plan.dispatches.push_back(std::move(d));
+  }
+  return plan;
+}
+
+}  // namespace
+
+GpuKernelEntry GpuKernel_elementwise_binary() { return {&Plan, nullptr}; }
+
+}  // namespace webnn::ops::gpu

@@ -1,0 +1,106 @@
+// The gpu kernel registry and the helpers kernels share.
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <string>
+
+#include "core/strings.h"
+#include "ops/gpu/gpu_kernel.h"
+
+namespace webnn::ops::gpu {
+
+#define WEBNN_GPU_FAMILY(family) GpuKernelEntry GpuKernel_##family();
+#include "gpu_kernel_list.inc"
+#undef WEBNN_GPU_FAMILY
+
+namespace {
+
+// "ElementwiseBinary" -> "elementwise_binary": op_list.inc's family names as
+// the file names the build lists.
+std::string FileName(std::string_view family) {
+  std::string out;
+  for (char c : family) {
+    if (c >= 'A' && c <= 'Z') {
+      if (!out.empty()) out += '_';
+      out += static_cast<char>(c - 'A' + 'a');
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+GpuKernelEntry FindGpuKernel(OpKind op) {
+  static const std::array<GpuKernelEntry, kOpKindCount> table = [] {
+    std::array<GpuKernelEntry, kOpKindCount> t{};
+    for (int i = 0; i < kOpKindCount; ++i) {
+      const std::string file = FileName(OpFamily(static_cast<OpKind>(i)));
+#define WEBNN_GPU_FAMILY(family) \
+  if (file == #family) t[i] = GpuKernel_##family();
+#include "gpu_kernel_list.inc"
+#undef WEBNN_GPU_FAMILY
+    }
+    return t;
+  }();
+  return table[static_cast<int>(op)];
+}
+
+uint64_t GpuOperand::elements() const { return core::ElementCount(shape); }
+
+std::string_view TypeSuffix(DataType type) {
+  switch (type) {
+    case DataType::kFloat32: return "f32";
+    case DataType::kFloat16: return "f16";
+    case DataType::kInt32: return "i32";
+    case DataType::kUint32: return "u32";
+    case DataType::kInt64: return "i64";
+    case DataType::kUint64: return "u64";
+    case DataType::kInt8: return "i8";
+    case DataType::kUint8: return "u8";
+    case DataType::kInt4: return "i4";
+    case DataType::kUint4: return "u4";
+  }
+  return "?";
+}
+
+std::array<uint32_t, 3> GridFor(uint64_t n, uint32_t local) {
+  const uint64_t groups = (n + local - 1) / local;
+  return {static_cast<uint32_t>(std::clamp<uint64_t>(groups, 1, 65535)), 1, 1};
+}
+
+void PushShape(std::vector<uint32_t>& params, const std::vector<uint32_t>& shape) {
+  params.push_back(static_cast<uint32_t>(shape.size()));
+  for (size_t i = 0; i < core::kMaxRank; ++i) params.push_back(i < shape.size() ? shape[i] : 1);
+}
+
+void PushBroadcastStrides(std::vector<uint32_t>& params, const std::vector<uint32_t>& shape,
+                          const std::vector<uint32_t>& out_shape) {
+  std::array<uint32_t, core::kMaxRank> strides{};
+  const size_t lead = out_shape.size() - shape.size();
+  uint64_t stride = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    strides[lead + i] = shape[i] == 1 ? 0 : static_cast<uint32_t>(stride);
+    stride *= shape[i];
+  }
+  for (uint32_t s : strides) params.push_back(s);
+}
+
+uint32_t Count32(uint64_t n) {
+  if (n > UINT32_MAX) throw NotSupportedError(core::StrCat("gpu device: ", n, " elements exceed 2^32"));
+  return static_cast<uint32_t>(n);
+}
+
+void PushU64(std::vector<uint32_t>& params, uint64_t v) {
+  params.push_back(static_cast<uint32_t>(v));
+  params.push_back(static_cast<uint32_t>(v >> 32));
+}
+
+uint32_t FloatBits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
+}  // namespace webnn::ops::gpu
