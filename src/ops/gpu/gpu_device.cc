@@ -348,10 +348,14 @@ class GpuDevice final : public Device {
                                        ": the gpu device has no kernel for ", OpName(step.op)));
       for (int pass = 0; pass < 2; ++pass) {
         const auto& ids = pass ? step.outputs : step.inputs;
+        const auto& slots = pass ? GetSchema(step.op).outputs : GetSchema(step.op).inputs;
         for (size_t i = 0; i < ids.size(); ++i) {
           if (ids[i] < 0) continue;
           const DataType t = program.values[ids[i]].desc.type;
-          if (SupportedTypes(step.op, pass == 1, i).Contains(t)) continue;
+          // Operands past the schema's slots belong to its variadic last slot
+          // (concat's inputs, split's outputs).
+          const size_t slot = std::min(i, slots.empty() ? 0 : slots.size() - 1);
+          if (SupportedTypes(step.op, pass == 1, slot).Contains(t)) continue;
           const bool feature = !types_.Contains(t);
           throw NotSupportedError(StrCat(OpName(step.op), step.label.empty() ? "" : " [" + step.label + "]",
                                          ": the gpu device does not run ", ToString(t), " for ",

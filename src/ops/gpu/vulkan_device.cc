@@ -214,6 +214,11 @@ bool VulkanDevice::Init(std::string* why) {
   VkPhysicalDeviceFeatures2 e2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   e2.features.shaderInt64 = f2.features.shaderInt64;
   e2.features.shaderInt16 = f2.features.shaderInt16;
+  // Bounds-checked buffer access where offered: a kernel bug then reads zeros
+  // or drops a write instead of faulting the device (or, on lavapipe, the
+  // process). Our shaders index within their bindings, so the checks cost
+  // only the compare; a GPU without the feature runs unchecked.
+  e2.features.robustBufferAccess = f2.features.robustBufferAccess;
   e2.pNext = &e11;
   const char* device_exts[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
   VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
