@@ -8,7 +8,7 @@
 #
 #   scripts/models.sh [--devices reference,cpu] [--tolerance 1e-4] [--webnn PATH]
 #
-# Devices default to reference plus cpu when the build has it. Exit status: 0 all
+# Devices default to reference, cpu and gpu, those this build and machine have. Exit status: 0 all
 # within the bound, 1 a failure, 77 skipped (npm download, node or python3-onnx
 # unavailable). Work files: bench/models/ (git-ignored). WEBNN=path/to/webnn picks the tool.
 set -uo pipefail
@@ -33,7 +33,9 @@ prepare_models
 
 if [ -z "$DEVICES" ]; then
   DEVICES=reference
-  if has_device cpu; then DEVICES="reference,cpu"; else echo "note: this build has no cpu device; checking reference only"; fi
+  if has_device cpu; then DEVICES="reference,cpu"; else echo "note: this build has no cpu device"; fi
+  # The gpu device where this machine has one (lavapipe counts: it runs the same shaders).
+  if has_device gpu; then DEVICES="$DEVICES,gpu"; else echo "note: no gpu device here; not checking gpu"; fi
 fi
 
 # ONNX Runtime outputs on the same inputs (one node process).
