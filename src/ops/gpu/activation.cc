@@ -64,6 +64,7 @@ GpuPlan Plan(const GpuStepInfo& s) {
   d.shader = core::StrCat("elementwise_unary.", TypeSuffix(type));
   d.bindings = {GpuBinding::Input(0), GpuBinding::Output(0)};
   d.params = {n, OpCode(s.op), 0, 0};
+  d.constants = {OpCode(s.op)};
   if (IsFloatingPoint(type)) {
     d.params[2] = FloatAttr(attrs.alpha, type);
     d.params[3] = FloatAttr(attrs.beta, type);

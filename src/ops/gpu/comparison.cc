@@ -27,6 +27,7 @@ GpuPlan Plan(const GpuStepInfo& s) {
   d.shader = core::StrCat("comparison.", TypeSuffix(a.type));
   d.bindings = {GpuBinding::Input(0), GpuBinding::Input(1), GpuBinding::Output(0)};
   d.params = {n, OpCode(s.op)};
+  d.constants = {OpCode(s.op)};
   PushShape(d.params, out.shape);
   PushBroadcastStrides(d.params, a.shape, out.shape);
   PushBroadcastStrides(d.params, b.shape, out.shape);

@@ -39,6 +39,7 @@ GpuPlan Plan(const GpuStepInfo& s) {
     if (chunk < total)
       for (GpuBinding& bind : d.bindings) bind = bind.Range(first, n);
     d.params = {n, OpCode(s.op)};
+    d.constants = {OpCode(s.op)};
     PushShape(d.params, out.shape);
     PushBroadcastStrides(d.params, a.shape, out.shape);
     PushBroadcastStrides(d.params, b.shape, out.shape);

@@ -45,6 +45,7 @@ GpuPlan Plan(const GpuStepInfo& s) {
     throw NotSupportedError(core::StrCat("gpu device: ", OpName(s.op), " has no ", ToString(in.type), " kernel"));
   d.shader = core::StrCat("elementwise_unary.", TypeSuffix(in.type));
   d.params = {n, OpCode(s.op), 0, 0, 0, 0, 0, 0, 0};
+  d.constants = {OpCode(s.op)};
   return {{d}, {}};
 }
 

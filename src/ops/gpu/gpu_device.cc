@@ -233,7 +233,7 @@ class GpuProgram final : public DeviceProgram {
         written.insert(written.end(), writes.begin(), writes.end());
         read.insert(read.end(), reads.begin(), reads.end());
 
-        const VkPipeline pipeline = device_->Pipeline(d.shader);
+        const VkPipeline pipeline = device_->Pipeline(d.shader, d.constants);
         if (pipeline != bound) {
           vk.vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
           bound = pipeline;

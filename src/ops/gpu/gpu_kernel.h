@@ -63,6 +63,11 @@ struct GpuDispatch {
   std::string shader;                 // embedded SPIR-V name
   std::vector<GpuBinding> bindings;   // shader bindings 1, 2, ...
   std::vector<uint32_t> params;       // P(0), P(1), ...
+  // Specialization constants (constant_id 0, 1, ...): values fixed when the
+  // pipeline is created, so the compiler folds what depends on them (an op
+  // code selecting one case of a switch, a tile size). One pipeline per
+  // distinct list; keep them to values with few distinct settings.
+  std::vector<uint32_t> constants;
   std::array<uint32_t, 3> groups{1, 1, 1};
 };
 

@@ -426,9 +426,10 @@ void VulkanDevice::DestroyBuffer(VulkanBuffer& b) {
   b = VulkanBuffer{};
 }
 
-VkPipeline VulkanDevice::Pipeline(const std::string& shader) {
+VkPipeline VulkanDevice::Pipeline(const std::string& shader, const std::vector<uint32_t>& constants) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (auto it = pipelines_.find(shader); it != pipelines_.end()) return it->second;
+  auto key = std::make_pair(shader, constants);
+  if (auto it = pipelines_.find(key); it != pipelines_.end()) return it->second;
   const std::span<const uint32_t> code = FindShader(shader);
   if (code.empty()) throw NotSupportedError(StrCat("gpu device: this build has no shader '", shader, "'"));
   VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
@@ -443,13 +444,18 @@ VkPipeline VulkanDevice::Pipeline(const std::string& shader) {
   cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   cpci.stage.module = module;
   cpci.stage.pName = "main";
+  std::vector<VkSpecializationMapEntry> entries(constants.size());
+  for (uint32_t i = 0; i < constants.size(); ++i) entries[i] = {i, i * 4, 4};
+  const VkSpecializationInfo spec{static_cast<uint32_t>(entries.size()), entries.data(), constants.size() * 4,
+                                  constants.data()};
+  if (!constants.empty()) cpci.stage.pSpecializationInfo = &spec;
   cpci.layout = pipeline_layout_;
   VkPipeline pipeline = VK_NULL_HANDLE;
   r = vk_->vkCreateComputePipelines(device_, pipeline_cache_, 1, &cpci, nullptr, &pipeline);
   vk_->vkDestroyShaderModule(device_, module, nullptr);
   if (r != VK_SUCCESS)
     throw OperationError(StrCat("gpu device: creating the pipeline of '", shader, "' failed: ", VkResultName(r)));
-  pipelines_[shader] = pipeline;
+  pipelines_[std::move(key)] = pipeline;
   return pipeline;
 }
 

@@ -69,8 +69,9 @@ class VulkanDevice {
   VulkanBuffer CreateBuffer(uint64_t bytes, bool host_visible);
   void DestroyBuffer(VulkanBuffer& buffer);
 
-  // The cached pipeline of an embedded shader (created on first use).
-  VkPipeline Pipeline(const std::string& shader);
+  // The cached pipeline of an embedded shader with its specialization
+  // constants (constant_id 0, 1, ...), created on first use.
+  VkPipeline Pipeline(const std::string& shader, const std::vector<uint32_t>& constants = {});
   VkPipelineLayout pipeline_layout() const { return pipeline_layout_; }
 
   // A one-shot command buffer: `record` fills it, then it is submitted and
@@ -116,7 +117,7 @@ class VulkanDevice {
   VkPhysicalDeviceProperties properties_{};
   VkPhysicalDeviceMemoryProperties memory_{};
   VulkanFeatures features_;
-  std::map<std::string, VkPipeline> pipelines_;
+  std::map<std::pair<std::string, std::vector<uint32_t>>, VkPipeline> pipelines_;
   std::mutex mutex_;  // queue, command pool, pipelines
   bool lost_ = false;
   VkResult injected_ = VK_SUCCESS;
