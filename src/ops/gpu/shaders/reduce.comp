@@ -1,0 +1,258 @@
+#version 450
+// The ten reductions, one variant per input data type (-DA_<T>). Semantics of
+// the reference (src/ops/reference/reduce.cc): floats accumulate in float32
+// (float16 too) and round once at the store; sums are compensated (Neumaier),
+// since the reference sums in float64 and a plain float32 sum of random data
+// cancelling towards 0 was seen hundreds of ulp off; NaN wins max/min;
+// reduceLogSumExp subtracts the window maximum and returns it as is when it is
+// NaN or infinite. Integers accumulate in their own width (8-bit inputs in 32
+// bits): wrapping sums and products are the same modulo 2^N as the
+// reference's exact 64-bit arithmetic wrapped at the store.
+#extension GL_GOOGLE_include_directive : require
+#include "common.glsl"
+layout(local_size_x = 256) in;
+
+layout(std430, binding = 1) readonly buffer X { A_T x[]; };
+layout(std430, binding = 2) writeonly buffer O { A_T o[]; };
+
+// P(0) rows (output elements), P(1) count (elements per window), P(2) op,
+// P(3) 1: a workgroup per row, 0: a thread per row,
+// P(4) kept loops, P(5..12) their sizes, P(13..20) their input strides,
+// P(21) window loops, P(22..29) sizes, P(30..37) strides.
+const uint kL1 = 0, kL2 = 1, kLogSum = 2, kLogSumExp = 3, kMax = 4, kMean = 5, kMin = 6, kProduct = 7,
+           kSum = 8, kSumSquare = 9;
+
+// Partial results: floats carry (sum, compensation) pairs, the value being
+// their sum; max, min and product use .x only.
+#if defined(A_FLOAT)
+#define ACC vec2
+ACC AccOf(float v) { return vec2(v, 0.0); }
+float Value(ACC a) { return a.x + a.y; }
+#else
+#define ACC A_CT
+ACC AccOf(A_CT v) { return v; }
+A_CT Value(ACC a) { return a; }
+#endif
+shared ACC partial[256];
+
+uint RowBase(uint r) {
+  uint off = 0u;
+  for (int d = int(P(4)) - 1; d >= 0; --d) {
+    const uint n = P(5 + d);
+    off += (r % n) * P(13 + d);
+    r /= n;
+  }
+  return off;
+}
+
+uint WindowOffset(uint k) {
+  if (P(21) == 1u) return k * P(30);
+  uint off = 0u;
+  for (int d = int(P(21)) - 1; d >= 0; --d) {
+    const uint n = P(22 + d);
+    off += (k % n) * P(30 + d);
+    k /= n;
+  }
+  return off;
+}
+
+A_CT Lowest() {
+#if defined(A_FLOAT)
+  return uintBitsToFloat(0xff800000u);
+#elif defined(A_UINT)
+  return A_CT(0);
+#elif defined(A_64BIT)
+  return A_CT(0x8000000000000000ul);
+#elif defined(A_I8)
+  return A_CT(-128);
+#else
+  return A_CT(0x80000000u);
+#endif
+}
+
+A_CT Highest() {
+#if defined(A_FLOAT)
+  return uintBitsToFloat(0x7f800000u);
+#elif defined(A_64BIT) && defined(A_SINT)
+  return A_CT(0x7ffffffffffffffful);
+#elif defined(A_64BIT)
+  return A_CT(0xfffffffffffffffful);
+#elif defined(A_U8)
+  return A_CT(255);
+#elif defined(A_I8)
+  return A_CT(127);
+#elif defined(A_SINT)
+  return A_CT(0x7fffffff);
+#else
+  return A_CT(0xffffffffu);
+#endif
+}
+
+ACC Identity(uint op) {
+  if (op == kMax) return AccOf(Lowest());
+  if (op == kMin) return AccOf(Highest());
+  if (op == kProduct) return AccOf(A_CT(1));
+  return AccOf(A_CT(0));
+}
+
+// Combines two partial results; `a` covers earlier elements than `b` only in
+// the thread-per-row loop, which is why ties keep `a` (first wins there).
+ACC Combine(uint op, ACC a, ACC b) {
+#if defined(A_FLOAT)
+  if (op == kMax || op == kMin) {
+    if (isnan(a.x)) return a;
+    if (isnan(b.x)) return b;
+    return (op == kMax ? b.x > a.x : b.x < a.x) ? b : a;
+  }
+  if (op == kProduct) return vec2(a.x * b.x, 0.0);
+  // Neumaier: the rounding error of a.x + b.x, exact unless the sum is not
+  // finite (then the error terms would turn an Infinity into NaN).
+  const float sum = a.x + b.x;
+  float err = abs(a.x) >= abs(b.x) ? (a.x - sum) + b.x : (b.x - sum) + a.x;
+  if (isinf(sum)) err = 0.0;
+  return vec2(sum, a.y + b.y + err);
+#else
+  if (op == kMax) return b > a ? b : a;
+  if (op == kMin) return b < a ? b : a;
+  if (op == kProduct) return a * b;
+  return a + b;
+#endif
+}
+
+#if defined(A_FLOAT)
+// log() within about 1 ulp (musl's logf). GLSL's log has an absolute error
+// bound of 2^-21 in [0.5, 2], where reduceLogSum's results near 0 are tiny:
+// 2991 ulp were seen.
+float PreciseLog(float x) {
+  if (isnan(x) || x < 0.0) return uintBitsToFloat(0x7fc00000u);
+  if (x == 0.0) return uintBitsToFloat(0xff800000u);
+  if (isinf(x)) return x;
+  int k = 0;
+  if (x < 1.17549435e-38) {  // subnormal: scale into the normal range
+    x *= 33554432.0;  // 2^25
+    k = -25;
+  }
+  uint ix = floatBitsToUint(x);
+  // Reduce x into [sqrt(2)/2, sqrt(2)).
+  ix += 0x3f800000u - 0x3f3504f3u;
+  k += int(ix >> 23) - 0x7f;
+  ix = (ix & 0x007fffffu) + 0x3f3504f3u;
+  const float f = uintBitsToFloat(ix) - 1.0;
+  const float s = f / (2.0 + f);
+  const float z = s * s;
+  const float w = z * z;
+  const float t1 = w * (0.40000972152 + w * 0.24279078841);
+  const float t2 = z * (0.66666662693 + w * 0.28498786688);
+  const float r = t2 + t1;
+  const float hfsq = 0.5 * f * f;
+  const float dk = float(k);
+  return s * (hfsq + r) + dk * 9.0580006145e-06 - hfsq + f + dk * 0.69313812256;
+}
+#endif
+
+// The per-element term; `shift` is the window maximum for reduceLogSumExp.
+ACC Map(uint op, A_CT v, A_CT shift) {
+  if (op == kL1) {
+#if defined(A_SINT)
+    return v < A_CT(0) ? -v : v;
+#elif defined(A_FLOAT)
+    return AccOf(abs(v));
+#else
+    return v;
+#endif
+  }
+  if (op == kL2 || op == kSumSquare) return AccOf(v * v);
+#if defined(A_FLOAT)
+  if (op == kLogSumExp) return AccOf(exp(v - shift));
+#endif
+  return AccOf(v);
+}
+
+A_CT Load(uint i) { return A_CT(x[BASE(1) + i]); }
+
+// The window of `base` folded with `op`, elements start, start + step, ...
+ACC Accumulate(uint op, uint base, uint start, uint step, A_CT shift) {
+  const uint count = P(1);
+  ACC acc = Identity(op);
+  for (uint k = start; k < count; k += step) acc = Combine(op, acc, Map(op, Load(base + WindowOffset(k)), shift));
+  return acc;
+}
+
+ACC WorkgroupCombine(uint op, ACC v) {
+  const uint lid = gl_LocalInvocationID.x;
+  partial[lid] = v;
+  barrier();
+  for (uint s = 128u; s > 0u; s >>= 1) {
+    if (lid < s) partial[lid] = Combine(op, partial[lid], partial[lid + s]);
+    barrier();
+  }
+  const ACC r = partial[0];
+  barrier();
+  return r;
+}
+
+A_CT Finish(uint op, ACC acc, A_CT shift) {
+#if defined(A_FLOAT)
+  // .x alone where no compensation was kept: adding 0 would turn -0 into +0.
+  if (op == kMax || op == kMin || op == kProduct) return acc.x;
+  const float v = Value(acc);
+  if (op == kL2) return sqrt(v);
+  if (op == kLogSum) return PreciseLog(v);
+  if (op == kMean) return v / float(P(1));
+  if (op == kLogSumExp) return shift + PreciseLog(v);
+  return v;
+#else
+  return acc;
+#endif
+}
+
+bool ShiftIsResult(A_CT m) {
+#if defined(A_FLOAT)
+  return isnan(m) || isinf(m);
+#else
+  return false;
+#endif
+}
+
+void main() {
+  const uint rows = P(0), op = P(2);
+  const uint bo = BASE(2);
+  const uint reduce_op = op == kLogSumExp ? kSum : op;
+  if (P(3) == 0u) {
+    GRID_STRIDE_LOOP(r, rows) {
+      const uint base = RowBase(r);
+      A_CT shift = A_CT(0);
+      if (op == kLogSumExp) {
+        shift = Finish(kMax, Accumulate(kMax, base, 0u, 1u, A_CT(0)), A_CT(0));
+        if (ShiftIsResult(shift)) {
+          o[bo + r] = A_T(shift);
+          continue;
+        }
+      }
+      // reduceLogSumExp sums its terms: Combine() knows it as a sum.
+      ACC acc = Identity(reduce_op);
+      const uint count = P(1);
+      for (uint k = 0u; k < count; ++k)
+        acc = Combine(reduce_op, acc, Map(op, Load(base + WindowOffset(k)), shift));
+      o[bo + r] = A_T(Finish(op, acc, shift));
+    }
+    return;
+  }
+  const uint lid = gl_LocalInvocationID.x;
+  for (uint r = gl_WorkGroupID.x; r < rows; r += gl_NumWorkGroups.x) {
+    const uint base = RowBase(r);
+    A_CT shift = A_CT(0);
+    if (op == kLogSumExp) {
+      shift = Finish(kMax, WorkgroupCombine(kMax, Accumulate(kMax, base, lid, 256u, A_CT(0))), A_CT(0));
+      if (ShiftIsResult(shift)) {
+        if (lid == 0u) o[bo + r] = A_T(shift);
+        continue;
+      }
+    }
+    ACC acc = Identity(reduce_op);
+    for (uint k = lid; k < P(1); k += 256u)
+      acc = Combine(reduce_op, acc, Map(op, Load(base + WindowOffset(k)), shift));
+    acc = WorkgroupCombine(reduce_op, acc);
+    if (lid == 0u) o[bo + r] = A_T(Finish(op, acc, shift));
+  }
+}
