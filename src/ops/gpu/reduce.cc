@@ -80,6 +80,7 @@ GpuPlan Plan(const GpuStepInfo& s) {
   d.shader = core::StrCat("reduce.", TypeSuffix(in.type));
   d.bindings = {GpuBinding::Input(0), GpuBinding::Output(0)};
   d.params = {rows, count, OpCode(s.op), workgroup_per_row ? 1u : 0u};
+  d.constants = {OpCode(s.op)};
   kept.Push(d.params);
   window.Push(d.params);
   d.groups = workgroup_per_row ? std::array<uint32_t, 3>{std::min<uint32_t>(rows, 65535), 1, 1} : GridFor(rows);

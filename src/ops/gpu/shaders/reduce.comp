@@ -214,8 +214,12 @@ bool ShiftIsResult(A_CT m) {
 #endif
 }
 
+// The op code as a specialization constant (P(2) carries it too): the
+// pipeline compiler keeps the one case of each switch it selects.
+layout(constant_id = 0) const uint kOpCode = 0;
+
 void main() {
-  const uint rows = P(0), op = P(2);
+  const uint rows = P(0), op = kOpCode;
   const uint bo = BASE(2);
   const uint reduce_op = op == kLogSumExp ? kSum : op;
   if (P(3) == 0u) {
