@@ -1,0 +1,139 @@
+// Benchmarks of the gpu device, each figure also as a fraction of the device's
+// own peak measured by our probe shaders (src/ops/gpu/gpu_probes.h):
+//   gpu/matmul/<case>/<type>   the peer table's matmul cases (bench/peer_tools/
+//                              peer_cases.h), float32 and float16, plus sq8192;
+//                              GFLOP/s and of_fma_peak
+//   gpu/conv/<case>            the peer table's conv2d layers; GFLOP/s, of_fma_peak
+//   gpu/eltwise/<op>_<N>M      add, relu at 16M, 64M, 256M float32 elements;
+//                              GB/s (STREAM counting) and of_copy_peak
+// dispatch() waits for the device, so a dispatch's wall time is the work plus
+// one submission (tens of microseconds).
+//
+//   webnn_gpu_bench [--benchmark_filter=gpu/matmul/sq4096] ...
+// On lavapipe (no GPU) the large cases take seconds each: filter them.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "bench_util.h"
+#include "ops/device.h"
+#include "ops/gpu/gpu_probes.h"
+#include "peer_tools/peer_cases.h"
+
+namespace webnn::bench {
+namespace {
+
+ops::gpu::GpuPeak peak;
+
+struct CachedGraph {
+  std::string key;
+  std::unique_ptr<BenchGraph> graph;
+};
+
+// Google Benchmark calls a function several times while sizing the iteration
+// count; the last graph is kept so that constants are uploaded once.
+BenchGraph& GraphFor(const std::string& key, const std::vector<BenchInput>& inputs, const GraphBody& body) {
+  static CachedGraph cache;
+  if (cache.key != key) {
+    cache.graph.reset();
+    cache.key.clear();
+    cache.graph = std::make_unique<BenchGraph>(MLContextOptions{.device = MLDeviceType::kGpu}, inputs, body);
+    cache.graph->Dispatch();  // pipelines created, command buffer recorded
+    cache.key = key;
+  }
+  return *cache.graph;
+}
+
+void RunCase(benchmark::State& state, const std::string& key, const std::vector<BenchInput>& inputs,
+             const GraphBody& body, double flops, double bytes) {
+  BenchGraph* g = nullptr;
+  try {
+    g = &GraphFor(key, inputs, body);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  for (auto _ : state) g->Dispatch();
+  SetRates(state, flops, bytes);
+  const double n = static_cast<double>(state.iterations());
+  if (flops > 0 && peak.fma_gflops > 0)
+    state.counters["of_fma_peak"] = benchmark::Counter(flops * n / (peak.fma_gflops * 1e9), benchmark::Counter::kIsRate);
+  if (bytes > 0 && peak.copy_gbps > 0)
+    state.counters["of_copy_peak"] = benchmark::Counter(bytes * n / (peak.copy_gbps * 1e9), benchmark::Counter::kIsRate);
+}
+
+void RegisterAll() {
+  using peers::ConvCase;
+  using peers::MatmulCase;
+  std::vector<MatmulCase> matmuls = peers::MatmulCases();
+  matmuls.push_back({"sq8192", "square", 8192, 8192, 8192});
+  for (const MatmulCase& c : matmuls) {
+    for (const auto type : {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16}) {
+      const double elem = type == MLOperandDataType::kFloat32 ? 4 : 2;
+      const std::string name =
+          std::string("gpu/matmul/") + c.name + (type == MLOperandDataType::kFloat32 ? "/f32" : "/f16");
+      benchmark::RegisterBenchmark(name.c_str(), [c, type, elem, name](benchmark::State& state) {
+        RunCase(state, name, {{type, {c.m, c.k}}, {type, {c.k, c.n}, true}},
+                [](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+                  return MLNamedOperands{{"out", b.matmul(in[0], in[1])}};
+                },
+                c.Flops(), elem * (double(c.m) * c.k + double(c.k) * c.n + double(c.m) * c.n));
+      })->UseRealTime()->Unit(benchmark::kMillisecond);
+    }
+  }
+  for (const ConvCase& c : peers::ConvCases()) {
+    const std::string name = std::string("gpu/conv/") + c.name;
+    benchmark::RegisterBenchmark(name.c_str(), [c, name](benchmark::State& state) {
+      const auto f32 = MLOperandDataType::kFloat32;
+      RunCase(state, name,
+              {{f32, {c.n, c.c, c.h, c.w}}, {f32, {c.oc, c.c / c.groups, c.kh, c.kw}, true}, {f32, {c.oc}, true}},
+              [c](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+                MLConv2dOptions o;
+                o.padding = std::vector<uint32_t>{c.pad, c.pad, c.pad, c.pad};
+                o.strides = std::vector<uint32_t>{c.stride, c.stride};
+                o.groups = c.groups;
+                o.bias = in[2];
+                return MLNamedOperands{{"out", b.conv2d(in[0], in[1], o)}};
+              },
+              c.Flops(), c.Bytes());
+    })->UseRealTime()->Unit(benchmark::kMillisecond);
+  }
+  for (const char* op : {"add", "relu"}) {
+    for (uint32_t mega : {16u, 64u, 256u}) {
+      const uint32_t n = mega << 20;
+      const bool binary = std::string(op) == "add";
+      const std::string name = std::string("gpu/eltwise/") + op + "_" + std::to_string(mega) + "M";
+      std::vector<BenchInput> inputs = {{MLOperandDataType::kFloat32, {n}}};
+      if (binary) inputs.push_back({MLOperandDataType::kFloat32, {n}});
+      benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
+        RunCase(state, name, inputs,
+                [binary](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+                  return MLNamedOperands{{"out", binary ? b.add(in[0], in[1]) : b.relu(in[0])}};
+                },
+                0, 4.0 * n * (binary ? 3 : 2));
+      })->UseRealTime()->Unit(benchmark::kMillisecond);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace webnn::bench
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  const auto gpu = webnn::ops::FindDevice(webnn::MLDeviceType::kGpu);
+  if (!gpu) {
+    std::fprintf(stderr, "no gpu device: %s\n", webnn::ops::WhyUnavailable(webnn::MLDeviceType::kGpu).c_str());
+    return 1;
+  }
+  webnn::bench::peak = *webnn::ops::gpu::MeasureGpuPeak(*gpu);
+  std::printf("gpu: %s\n  %s\n  probes: FMA %.1f GFLOP/s, copy %.1f GB/s\n", gpu->description().c_str(),
+              gpu->features().c_str(), webnn::bench::peak.fma_gflops, webnn::bench::peak.copy_gbps);
+  benchmark::AddCustomContext("gpu", gpu->description());
+  benchmark::AddCustomContext("gpu_fma_peak_gflops", std::to_string(webnn::bench::peak.fma_gflops));
+  benchmark::AddCustomContext("gpu_copy_peak_gbps", std::to_string(webnn::bench::peak.copy_gbps));
+  webnn::bench::RegisterAll();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

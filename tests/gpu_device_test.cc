@@ -1,0 +1,122 @@
+// The gpu device as a device: how it is chosen, that its opSupportLimits()
+// never claim more than the schema allows, and that faults (a lost device,
+// device memory exhausted) give the spec's errors and leave a usable engine.
+// Its kernels are tested by the device suite (webnn_tests --device gpu).
+#include <chrono>
+#include <future>
+#include <set>
+
+#include "ops/device.h"
+#include "ops/op_kind.h"
+#include "ops/schema.h"
+#include "test_util.h"
+#ifdef WEBNN_HAS_GPU
+#include "ops/gpu/gpu_device.h"
+#endif
+
+using namespace webnn;
+using namespace webnn::test;
+
+namespace {
+
+const MLOperandDataType F32 = MLOperandDataType::kFloat32;
+
+bool HasGpu() {
+  for (const MLDeviceInfo& d : ML::devices())
+    if (d.type == MLDeviceType::kGpu) return true;
+  return false;
+}
+
+// y = a + b on `ctx`, checked against the host.
+void CheckAdd(MLContext& ctx) {
+  MLGraphBuilder b(ctx);
+  MLOperand x = b.input("x", {F32, {2, 3}});
+  MLOperand y = b.input("y", {F32, {3}});
+  MLGraph g = b.build({{"z", b.add(x, y)}});
+  MLTensor tx = ctx.createTensor({.dataType = F32, .shape = {2, 3}, .writable = true});
+  MLTensor ty = ctx.createTensor({.dataType = F32, .shape = {3}, .writable = true});
+  MLTensor tz = ctx.createTensor({.dataType = F32, .shape = {2, 3}, .readable = true});
+  ctx.writeTensor(tx, std::vector<float>{1, 2, 3, 4, 5, 6});
+  ctx.writeTensor(ty, std::vector<float>{10, 20, 30});
+  ctx.dispatch(g, {{"x", tx}, {"y", ty}}, {{"z", tz}});
+  std::vector<float> z(6);
+  ctx.readTensor(tz, z);
+  CHECK(z == std::vector<float>{11, 22, 33, 14, 25, 36});
+}
+
+}  // namespace
+
+TEST_CASE("a gpu device is listed exactly when whyUnavailable says nothing", "[gpu][api]") {
+  const std::string why = ML::whyUnavailable(MLDeviceType::kGpu);
+  CHECK(HasGpu() == why.empty());
+  if (!HasGpu()) {
+    WARN("no gpu device: " << why);
+    CHECK(ErrorMessage([] { ML::createContext({.device = MLDeviceType::kGpu}); }).find(why) != std::string::npos);
+  }
+}
+
+TEST_CASE("kAuto never picks a CPU implementation of Vulkan over the cpu device", "[gpu][api]") {
+  for (const MLDeviceInfo& d : ML::devices()) {
+    if (d.type != MLDeviceType::kGpu) continue;
+    const MLDeviceType picked = ML::createContext({}).deviceType();
+    CHECK(picked == (d.accelerated ? MLDeviceType::kGpu : MLDeviceType::kCpu));
+  }
+  CHECK(ML::createContext({.powerPreference = MLPowerPreference::kFallback}).deviceType() == MLDeviceType::kReference);
+}
+
+TEST_CASE("gpu opSupportLimits claim no more than the schema allows", "[gpu][limits]") {
+  if (!HasGpu()) return;
+  const auto gpu = ops::FindDevice(MLDeviceType::kGpu);
+  int ops_with_kernels = 0;
+  for (ops::OpKind op : ops::kAllOps) {
+    const ops::OpLimits schema = ops::SchemaLimits(ops::GetSchema(op));
+    bool any = false;
+    for (size_t i = 0; i < schema.inputs.size(); ++i) {
+      const core::DataTypeSet s = gpu->SupportedTypes(op, false, i);
+      CHECK((s & schema.inputs[i].types) == s);
+      any |= !s.Empty();
+    }
+    for (size_t i = 0; i < schema.outputs.size(); ++i) {
+      const core::DataTypeSet s = gpu->SupportedTypes(op, true, i);
+      CHECK((s & schema.outputs[i].types) == s);
+    }
+    ops_with_kernels += any;
+  }
+  CHECK(gpu->SupportedTypes(ops::OpKind::add, false, 0).Contains(F32));
+  WARN("gpu device: " << ops_with_kernels << " of " << ops::kOpCount << " operators have kernels");
+}
+
+#ifdef WEBNN_HAS_GPU
+TEST_CASE("a lost gpu device loses the context; a new context works", "[gpu][faults]") {
+  if (!HasGpu()) return;
+  MLContext ctx = ML::createContext({.device = MLDeviceType::kGpu});
+  CheckAdd(ctx);
+  MLGraphBuilder b(ctx);
+  MLOperand x = b.input("x", {F32, {4}});
+  MLGraph g = b.build({{"y", b.add(x, x)}});
+  MLTensor tx = ctx.createTensor({.dataType = F32, .shape = {4}, .writable = true});
+  MLTensor ty = ctx.createTensor({.dataType = F32, .shape = {4}, .readable = true});
+  REQUIRE(ops::gpu::InjectGpuFault(*ops::FindDevice(MLDeviceType::kGpu), /*device_lost=*/true, false));
+  std::string name, message;
+  try {
+    ctx.dispatch(g, {{"x", tx}}, {{"y", ty}});
+  } catch (const MLException& e) {
+    name = e.name();
+    message = e.what();
+  }
+  CHECK(name == "OperationError");
+  CHECK(message.find("lost") != std::string::npos);
+  CHECK(ctx.lost().wait_for(std::chrono::seconds(0)) == std::future_status::ready);
+  CHECK(ErrorName([&] { ctx.createTensor({.dataType = F32, .shape = {4}}); }) == "InvalidStateError");
+  MLContext fresh = ML::createContext({.device = MLDeviceType::kGpu});
+  CheckAdd(fresh);
+}
+
+TEST_CASE("gpu device memory exhausted is a QuotaExceededError; the context stays usable", "[gpu][faults]") {
+  if (!HasGpu()) return;
+  MLContext ctx = ML::createContext({.device = MLDeviceType::kGpu});
+  REQUIRE(ops::gpu::InjectGpuFault(*ops::FindDevice(MLDeviceType::kGpu), false, /*on_allocation=*/true));
+  CHECK(ErrorName([&] { ctx.createTensor({.dataType = F32, .shape = {1024}}); }) == "QuotaExceededError");
+  CheckAdd(ctx);
+}
+#endif
