@@ -5,6 +5,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -14,6 +15,7 @@
 #include "core/float16.h"
 #include "core/shape.h"
 #include "core/strings.h"
+#include "io/js_value.h"
 #include "io/op_binding.h"
 
 namespace webnn::io {
@@ -675,8 +677,7 @@ void RunValidationCase(const Json& c, const Json& assumed_limits, const MLOpSupp
 std::vector<KnownFailure> LoadKnownFailures(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error(StrCat("cannot open ", path));
-  Json j;
-  in >> j;
+  const Json j = ParseJsonDocument(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()), path);
   std::vector<KnownFailure> out;
   for (const Json& f : j.at("failures")) {
     KnownFailure k;
@@ -715,12 +716,8 @@ const KnownFailure* FindKnown(const VectorOptions& options, const std::string& f
 VectorReport RunVectorFile(const std::string& path, const VectorOptions& options) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error(StrCat("cannot open ", path));
-  Json file;
-  try {
-    in >> file;
-  } catch (const std::exception& e) {
-    throw std::runtime_error(StrCat(path, ": not valid JSON: ", e.what()));
-  }
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const Json file = ParseJsonDocument(text, path);
   VectorReport report;
   if (file.contains("cases")) {
     report.kind = VectorFileKind::kValidation;

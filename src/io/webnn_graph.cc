@@ -31,13 +31,7 @@ std::vector<std::byte> ReadFileBytes(const std::string& path) {
   return bytes;
 }
 
-Json ParseJson(const std::string& text, const std::string& what) {
-  try {
-    return Json::parse(text);
-  } catch (const std::exception& e) {
-    throw DataError(StrCat(what, ": not valid JSON: ", e.what()));
-  }
-}
+Json ParseJson(const std::string& text, const std::string& what) { return ParseJsonDocument(text, what); }
 
 // Typed access with DataError naming the location.
 const Json& Field(const Json& j, const char* key, const std::string& what) {
@@ -313,7 +307,11 @@ LoadedGraph BuildGraphFromJson(const MLContext& context, const std::string& json
     std::set<std::string> positional_names;
     if (node.contains("options")) {
       if (!node.at("options").is_object()) throw DataError(StrCat(w, ".options: must be an object"));
-      options = JsValueFromJson(node.at("options"));
+      try {
+        options = JsValueFromJson(node.at("options"));
+      } catch (const MLException&) {
+        RethrowWithPrefix(w + ".options: ");
+      }
     }
     std::vector<JsValue> args;
     size_t next = 0;
