@@ -1,7 +1,12 @@
 // Hostile or absurd input and concurrent misuse (issue 13): each must end in a
 // spec error (or success), never a crash, a hang or an allocation of what the
 // input merely declares.
+#include <atomic>
+#include <functional>
+#include <map>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -54,4 +59,114 @@ TEST_CASE("deeply nested JSON is a DataError naming the limit, not a stack overf
   CHECK_THAT(ErrorMessage([&] { io::JsValueFromJson(value); }),
              Catch::Contains(std::to_string(io::kMaxJsonDepth)));
   CHECK_NOTHROW(io::JsValueFromJson(value[0]));  // exactly the limit
+}
+
+// ---- destroy() racing the timeline --------------------------------------------
+
+namespace {
+const MLOperandDataType F32 = MLOperandDataType::kFloat32;
+
+// Counts outcomes by name ("ok", a spec error's name, or anything else) from
+// several threads; Catch2's assertions are for the main thread only.
+class Outcomes {
+ public:
+  void Record(const std::function<void()>& f) {
+    std::string r;
+    try {
+      f();
+      r = "ok";
+    } catch (const MLException& e) {
+      r = e.name();
+    } catch (const std::exception& e) {
+      r = std::string("not a spec error: ") + e.what();
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++counts_[r];
+  }
+  std::map<std::string, int> counts() const { return counts_; }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, int> counts_;
+};
+
+// Starts `n` threads that wait for each other before running their bodies, so
+// that they really overlap.
+void RunTogether(const std::vector<std::function<void()>>& bodies) {
+  std::atomic<size_t> ready{0};
+  std::vector<std::thread> threads;
+  for (const auto& body : bodies)
+    threads.emplace_back([&ready, &bodies, &body] {
+      ready.fetch_add(1);
+      while (ready.load() < bodies.size()) std::this_thread::yield();
+      body();
+    });
+  for (auto& t : threads) t.join();
+}
+}  // namespace
+
+TEST_CASE("destroy() racing writeTensor, readTensor and dispatch gives spec errors, never a crash",
+          "[robustness][api]") {
+  MLContext ctx = Context(MLDeviceType::kCpu);
+  MLGraphBuilder b(ctx);
+  MLGraph g = b.build({{"y", b.relu(b.input("x", {F32, {256}}))}});
+  const std::vector<float> data(256, 1.0f);
+  Outcomes outcomes;
+  for (int round = 0; round < 300; ++round) {
+    MLTensor x = ctx.createTensor({.dataType = F32, .shape = {256}, .writable = true});
+    MLTensor y = ctx.createTensor({.dataType = F32, .shape = {256}, .readable = true});
+    RunTogether({
+        [&] { for (int k = 0; k < 3; ++k) outcomes.Record([&] { ctx.writeTensor(x, data); }); },
+        [&] { for (int k = 0; k < 3; ++k) outcomes.Record([&] { ctx.readTensor(y); }); },
+        [&] { for (int k = 0; k < 3; ++k) outcomes.Record([&] { ctx.dispatch(g, {{"x", x}}, {{"y", y}}); }); },
+        [&] {
+          (round % 2 ? x : y).destroy();
+          (round % 2 ? y : x).destroy();
+        },
+    });
+  }
+  const auto counts = outcomes.counts();
+  for (const auto& [outcome, n] : counts) {
+    INFO(outcome << ": " << n);
+    CHECK((outcome == "ok" || outcome == "TypeError"));
+  }
+  CHECK(counts.count("TypeError") == 1);  // some calls did meet a destroyed tensor
+}
+
+TEST_CASE("context destroy() racing dispatch and tensor use gives spec errors, never a crash", "[robustness][api]") {
+  const std::vector<float> data(64, -1.0f);
+  Outcomes outcomes;
+  for (int round = 0; round < 60; ++round) {
+    MLContext ctx = Context(MLDeviceType::kCpu);
+    MLGraphBuilder b(ctx);
+    MLGraph g = b.build({{"y", b.neg(b.input("x", {F32, {64}}))}});
+    MLTensor x = ctx.createTensor({.dataType = F32, .shape = {64}, .writable = true});
+    MLTensor y = ctx.createTensor({.dataType = F32, .shape = {64}, .readable = true});
+    RunTogether({
+        [&] {
+          for (int k = 0; k < 3; ++k) {
+            outcomes.Record([&] { ctx.writeTensor(x, data); });
+            outcomes.Record([&] { ctx.dispatch(g, {{"x", x}}, {{"y", y}}); });
+            outcomes.Record([&] { ctx.readTensor(y); });
+          }
+        },
+        [&] { ctx.destroy(); },
+    });
+  }
+  for (const auto& [outcome, n] : outcomes.counts()) {
+    INFO(outcome << ": " << n);
+    CHECK((outcome == "ok" || outcome == "TypeError" || outcome == "InvalidStateError"));
+  }
+}
+
+TEST_CASE("dispatch on a destroyed context says the context is lost", "[robustness][api]") {
+  MLContext ctx = Context();
+  MLGraphBuilder b(ctx);
+  MLGraph g = b.build({{"y", b.relu(b.input("x", {F32, {2}}))}});
+  MLTensor x = ctx.createTensor({.dataType = F32, .shape = {2}, .writable = true});
+  MLTensor y = ctx.createTensor({.dataType = F32, .shape = {2}, .readable = true});
+  ctx.destroy();
+  auto dispatch = [&] { ctx.dispatch(g, {{"x", x}}, {{"y", y}}); };
+  CHECK(ErrorName(dispatch) == "InvalidStateError");
+  CHECK_THAT(ErrorMessage(dispatch), Catch::Contains("context is lost") && Catch::Contains("destroy()"));
 }

@@ -36,6 +36,11 @@ bool ContextImpl::is_lost() const {
   return lost_;
 }
 
+std::string ContextImpl::lost_message() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return lost_message_;
+}
+
 void ContextImpl::Lose(const std::string& message) {
   std::vector<std::shared_ptr<GraphImpl>> graphs;
   std::vector<std::shared_ptr<TensorImpl>> tensors;
@@ -43,6 +48,7 @@ void ContextImpl::Lose(const std::string& message) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (lost_) return;
     lost_ = true;
+    lost_message_ = message;
     for (auto& w : graphs_)
       if (auto g = w.lock()) graphs.push_back(g);
     for (auto& w : tensors_)
@@ -156,6 +162,8 @@ ContextImpl& Ctx(const std::shared_ptr<ContextImpl>& impl) {
   return *impl;
 }
 
+// Call with ctx.timeline() held: destroy() releases the buffer under that lock,
+// so a tensor found alive here keeps its buffer until the lock is released.
 TensorImpl& CheckTensorOf(const MLTensor& tensor, const ContextImpl& ctx, std::string_view what) {
   if (!tensor.impl()) throw TypeError(StrCat(what, ": null tensor"));
   TensorImpl& t = *tensor.impl();
@@ -200,10 +208,10 @@ MLTensor MLContext::createConstantTensor(const MLOperandDescriptor& descriptor, 
 
 std::vector<std::byte> MLContext::readTensor(const MLTensor& tensor) {
   ContextImpl& ctx = Ctx(impl_);
+  std::lock_guard<std::mutex> lock(ctx.timeline());
   TensorImpl& t = CheckTensorOf(tensor, ctx, "readTensor");
   if (!t.desc.readable) throw TypeError("readTensor: the tensor was not created readable");
   if (ctx.is_lost()) throw InvalidStateError("readTensor: the context is lost");
-  std::lock_guard<std::mutex> lock(ctx.timeline());
   std::vector<std::byte> out(t.buffer->size());
   ctx.device().Download(*t.buffer, 0, out);
   return out;
@@ -211,24 +219,24 @@ std::vector<std::byte> MLContext::readTensor(const MLTensor& tensor) {
 
 void MLContext::readTensor(const MLTensor& tensor, const MLMutableBufferSource& outputData) {
   ContextImpl& ctx = Ctx(impl_);
+  std::lock_guard<std::mutex> lock(ctx.timeline());
   TensorImpl& t = CheckTensorOf(tensor, ctx, "readTensor");
   if (!t.desc.readable) throw TypeError("readTensor: the tensor was not created readable");
   const uint64_t bytes = ByteLengthFor(t.desc.dataType, core::ElementCount(t.desc.shape));
   internal::CheckBufferMatches(MLBufferSource(outputData.bytes(), outputData.viewType()), t.desc.dataType, bytes,
                                "readTensor");
   if (ctx.is_lost()) throw InvalidStateError("readTensor: the context is lost");
-  std::lock_guard<std::mutex> lock(ctx.timeline());
   ctx.device().Download(*t.buffer, 0, outputData.bytes());
 }
 
 void MLContext::writeTensor(const MLTensor& tensor, const MLBufferSource& inputData) {
   ContextImpl& ctx = Ctx(impl_);
+  std::lock_guard<std::mutex> lock(ctx.timeline());
   TensorImpl& t = CheckTensorOf(tensor, ctx, "writeTensor");
   if (!t.desc.writable) throw TypeError("writeTensor: the tensor was not created writable");
   const uint64_t bytes = ByteLengthFor(t.desc.dataType, core::ElementCount(t.desc.shape));
   internal::CheckBufferMatches(inputData, t.desc.dataType, bytes, "writeTensor");
   if (ctx.is_lost()) return;  // the spec aborts the timeline steps silently
-  std::lock_guard<std::mutex> lock(ctx.timeline());
   ctx.device().Upload(*t.buffer, 0, inputData.bytes());
 }
 

@@ -164,6 +164,12 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, con
   if (!impl_) throw TypeError("dispatch: null context");
   GraphImpl& g = G(graph.impl());
   if (g.context != impl_) throw TypeError("dispatch: the graph belongs to another context");
+  // Every check of the graph's and the tensors' state is made under the lock
+  // that their destroy() takes, and held until the run ends: a tensor found
+  // alive keeps its buffer for the whole dispatch.
+  std::lock_guard<std::mutex> lock(impl_->timeline());
+  // A lost context has destroyed its graphs too; name the cause, not the effect.
+  if (impl_->is_lost()) throw InvalidStateError(StrCat("dispatch: the context is lost (", impl_->lost_message(), ")"));
   if (g.destroyed) throw InvalidStateError("dispatch: the graph is destroyed");
   std::set<const internal::TensorImpl*> seen;
   for (const auto* named : {&inputs, &outputs}) {
@@ -195,11 +201,8 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, con
   for (const auto& [name, tensor] : outputs)
     if (!g.outputs.count(name)) throw TypeError(StrCat("dispatch: the graph has no output named '", name, "'"));
 
-  std::lock_guard<std::mutex> lock(impl_->timeline());
-  if (g.destroyed) throw InvalidStateError("dispatch: the graph is destroyed");
   for (const auto& [label, bound] : g.weightless_bound)
     if (!bound) throw InvalidStateError(StrCat("dispatch: weightless constant '", label, "' has no data yet"));
-  if (impl_->is_lost()) return;  // the spec aborts silently on a lost context
 
   // Concrete shapes of every operand: the static ones, or one inference pass.
   std::vector<std::vector<uint32_t>> operand_shapes;
