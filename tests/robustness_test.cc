@@ -6,12 +6,14 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <system_error>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "io/js_value.h"
 #include "io/webnn_graph.h"
+#include "scheduler/thread_pool.h"
 #include "test_util.h"
 
 using namespace webnn;
@@ -169,4 +171,36 @@ TEST_CASE("dispatch on a destroyed context says the context is lost", "[robustne
   auto dispatch = [&] { ctx.dispatch(g, {{"x", x}}, {{"y", y}}); };
   CHECK(ErrorName(dispatch) == "InvalidStateError");
   CHECK_THAT(ErrorMessage(dispatch), Catch::Contains("context is lost") && Catch::Contains("destroy()"));
+}
+
+// ---- thread pool ---------------------------------------------------------------
+
+TEST_CASE("a thread pool whose worker cannot start stops the others and rethrows", "[robustness][threads]") {
+  int started = 0;
+  const scheduler::ThreadPool::StartThread start = [&](std::function<void()> body) {
+    if (++started == 4) throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again));
+    return std::thread(std::move(body));
+  };
+  // Used to hang (a condition variable destroyed under waiting workers) or
+  // terminate (joinable threads destroyed).
+  CHECK_THROWS_AS(scheduler::ThreadPool(8, start), std::system_error);
+  CHECK(started == 4);
+  // The pool works when every thread starts.
+  scheduler::ThreadPool pool(4, [](std::function<void()> body) { return std::thread(std::move(body)); });
+  std::atomic<uint64_t> sum{0};
+  pool.Run(1000, 10, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) sum += i;
+  });
+  CHECK(sum == 999 * 1000 / 2);
+}
+
+TEST_CASE("numThreads has an upper bound checked by createContext", "[robustness][threads][api]") {
+  const auto max = static_cast<uint32_t>(scheduler::ThreadPool::kMaxThreads);
+  for (uint32_t n : {max + 1, 4294967295u}) {
+    auto create = [&] { ML::createContext({.device = MLDeviceType::kCpu, .numThreads = n}); };
+    CHECK(ErrorName(create) == "TypeError");
+    CHECK_THAT(ErrorMessage(create), Catch::Contains("numThreads") && Catch::Contains(std::to_string(n)) &&
+                                         Catch::Contains(std::to_string(max)));
+  }
+  CHECK_NOTHROW(ML::createContext({.device = MLDeviceType::kCpu, .numThreads = 3}));
 }

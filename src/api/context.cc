@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstring>
 #include <set>
+#include <system_error>
 
 #include "api/impl.h"
 #include "scheduler/thread_pool.h"
@@ -16,8 +17,19 @@ using internal::TensorImpl;
 
 namespace internal {
 
+namespace {
+std::unique_ptr<core::ParallelFor> StartThreadPool(uint32_t threads) {
+  try {
+    return std::make_unique<scheduler::ThreadPool>(threads);
+  } catch (const std::system_error& e) {
+    throw OperationError(StrCat("createContext: cannot start the threads of the thread pool (numThreads ", threads,
+                                "): ", e.what()));
+  }
+}
+}  // namespace
+
 ContextImpl::ContextImpl(const MLContextOptions& options, std::shared_ptr<ops::Device> device)
-    : options_(options), device_(std::move(device)), parallel_(std::make_unique<scheduler::ThreadPool>(options.numThreads)) {
+    : options_(options), device_(std::move(device)), parallel_(StartThreadPool(options.numThreads)) {
   lost_future_ = lost_promise_.get_future().share();
   limits_.resize(ops::kOpCount);
   for (ops::OpKind op : ops::kAllOps) {
@@ -124,6 +136,9 @@ void CheckBufferMatches(const MLBufferSource& buffer, MLOperandDataType type, ui
 // ---- ML ---------------------------------------------------------------------
 
 MLContext ML::createContext(const MLContextOptions& options) {
+  if (options.numThreads > scheduler::ThreadPool::kMaxThreads)
+    throw TypeError(StrCat("createContext: numThreads is ", options.numThreads, "; it must be at most ",
+                           scheduler::ThreadPool::kMaxThreads, " (0 = every available core)"));
   std::shared_ptr<ops::Device> device;
   MLDeviceType want = options.device;
   if (want == MLDeviceType::kAuto) {
