@@ -2,6 +2,8 @@
 // spec error (or success), never a crash, a hang or an allocation of what the
 // input merely declares.
 #include <atomic>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -12,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/js_value.h"
+#include "io/test_vectors.h"
 #include "io/webnn_graph.h"
 #include "scheduler/thread_pool.h"
 #include "test_util.h"
@@ -203,4 +206,53 @@ TEST_CASE("numThreads has an upper bound checked by createContext", "[robustness
                                          Catch::Contains(std::to_string(max)));
   }
   CHECK_NOTHROW(ML::createContext({.device = MLDeviceType::kCpu, .numThreads = 3}));
+}
+
+// ---- test-vector files -----------------------------------------------------------
+
+namespace {
+// Runs a conformance file of one relu case whose input is `input` (JSON).
+io::VectorReport RunReluVector(const std::string& input) {
+  const std::string text = R"({"tests": [{"name": "relu robustness", "tolerance": {"metricType": "ULP", "value": 0},)"
+                           R"( "inputs": {"x": )" + input + R"(}, "operators": [{"name": "relu", "arguments":)"
+                           R"( [{"name": "input", "kind": "operand", "operand": "x"}], "outputs": "y"}],)"
+                           R"( "expectedOutputs": {"y": {"dataType": "float32", "shape": [2], "data": [1, 0]}}}]})";
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("webnn_robustness_" + std::to_string(std::hash<std::string>{}(input)) + ".json");
+  std::ofstream(path) << text;
+  io::VectorReport report = io::RunVectorFile(path.string(), {});
+  std::filesystem::remove(path);
+  return report;
+}
+}  // namespace
+
+TEST_CASE("test vectors are validated before anything is allocated", "[robustness][vectors]") {
+  // The well-formed case passes, so the failures below come from the inputs.
+  const io::VectorReport good = RunReluVector(R"({"dataType": "float32", "shape": [2], "data": [1, -1]})");
+  CHECK(good.passed == 1);
+  CHECK(good.failed == 0);
+  struct Bad {
+    const char* input;
+    const char* message;
+  };
+  const Bad cases[] = {
+      // 8.4 GB reserved for one datum.
+      {R"({"dataType": "float32", "shape": [2147483647], "data": [1]})", "has 2147483647 elements but data has 1"},
+      // -24 read as 4294967272.
+      {R"({"dataType": "float32", "shape": [-24], "data": [1]})", "dimension -24"},
+      {R"({"dataType": "float32", "shape": [2.5], "data": [1, -1]})", "dimension 2.5"},
+      {R"({"dataType": "float32", "shape": [4294967296], "data": [1]})", "dimension 4294967296"},
+      {R"({"dataType": "float32", "shape": [{"name": "n", "maxSize": -2}], "data": [1, -1]})", "dimension -2"},
+      {R"({"dataType": "float32", "shape": [2], "concreteShape": [-1], "data": [1, -1]})", "dimension -1"},
+      {R"({"dataType": "float32", "shape": [2], "data": [1, -1, 3]})", "has 2 elements but data has 3"},
+      // fill: one datum for the whole shape, but the shape must still fit a tensor.
+      {R"({"dataType": "float32", "shape": [65536, 65536], "fill": true, "data": [1]})", "maxTensorByteLength"},
+  };
+  for (const Bad& c : cases) {
+    INFO(c.input);
+    const io::VectorReport r = RunReluVector(c.input);
+    CHECK(r.failed == 1);
+    REQUIRE(r.failures.size() == 1);
+    CHECK_THAT(r.failures[0], Catch::Contains("DataError") && Catch::Contains(c.message));
+  }
 }
