@@ -2,9 +2,12 @@
 // spec error (or success), never a crash, a hang or an allocation of what the
 // input merely declares.
 #include <atomic>
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <string>
@@ -255,4 +258,24 @@ TEST_CASE("test vectors are validated before anything is allocated", "[robustnes
     REQUIRE(r.failures.size() == 1);
     CHECK_THAT(r.failures[0], Catch::Contains("DataError") && Catch::Contains(c.message));
   }
+}
+
+// ---- int4 byte lengths -----------------------------------------------------------
+
+TEST_CASE("int4 byte lengths do not wrap", "[robustness][types]") {
+  constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+  CHECK(ByteLengthFor(MLOperandDataType::kInt4, 3) == 2);
+  CHECK(ByteLengthFor(MLOperandDataType::kUint4, kMax - 1) == kMax / 2);
+  CHECK(ByteLengthFor(MLOperandDataType::kInt4, kMax) == kMax);  // was (kMax + 1) / 2 = 0
+  CHECK(ByteLengthFor(MLOperandDataType::kFloat32, kMax / 2) == kMax);
+
+  // A manifest entry with absurd int4 dimensions and byteLength 0 was accepted.
+  std::vector<std::byte> weights(8);
+  std::memcpy(weights.data(), "WGWT\x01\x00\x00\x00", 8);
+  const std::string manifest =
+      R"({"format": "wg-weights-manifest", "tensors": {"w": {"dataType": "int4",)"
+      R"( "shape": [4294967295, 4294967295, 4294967295], "byteOffset": 8, "byteLength": 0}}})";
+  auto load = [&] { io::WeightStore::FromWeightsBytes(weights, manifest, "absurd.weights"); };
+  CHECK(ErrorName(load) == "DataError");
+  CHECK_THAT(ErrorMessage(load), Catch::Contains("tensor 'w'"));
 }
