@@ -279,3 +279,18 @@ TEST_CASE("int4 byte lengths do not wrap", "[robustness][types]") {
   CHECK(ErrorName(load) == "DataError");
   CHECK_THAT(ErrorMessage(load), Catch::Contains("tensor 'w'"));
 }
+
+// ---- many inputs ------------------------------------------------------------------
+
+TEST_CASE("declaring 100,000 inputs takes linear time", "[robustness][builder]") {
+  // No time is asserted: a quadratic input() (a scan per name) makes this
+  // test take 14 s instead of well under one.
+  MLContext ctx = Context();
+  MLGraphBuilder b(ctx);
+  MLOperand last;
+  for (int i = 0; i < 100000; ++i) last = b.input("in" + std::to_string(i), {F32, {1}});
+  CHECK(ErrorName([&] { b.input("in99999", {F32, {1}}); }) == "TypeError");  // still unique
+  CHECK(ErrorName([&] { b.input("in0", {F32, {1}}); }) == "TypeError");
+  MLGraph g = b.build({{"y", b.relu(last)}});
+  CHECK(g.inputDescriptors().size() == 1);
+}
