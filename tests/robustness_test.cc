@@ -13,12 +13,26 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <utility>
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WEBNN_HAS_ADDRESS_SANITIZER 1
+#endif
+#endif
+#ifndef WEBNN_HAS_ADDRESS_SANITIZER
+#define WEBNN_HAS_ADDRESS_SANITIZER 0
+#endif
 
 #include <nlohmann/json.hpp>
 
 #include "io/js_value.h"
 #include "io/test_vectors.h"
 #include "io/webnn_graph.h"
+#include "memory/host_memory.h"
 #include "scheduler/thread_pool.h"
 #include "test_util.h"
 
@@ -293,4 +307,90 @@ TEST_CASE("declaring 100,000 inputs takes linear time", "[robustness][builder]")
   CHECK(ErrorName([&] { b.input("in0", {F32, {1}}); }) == "TypeError");
   MLGraph g = b.build({{"y", b.relu(last)}});
   CHECK(g.inputDescriptors().size() == 1);
+}
+
+// ---- memory -------------------------------------------------------------------------
+
+namespace {
+// Virtual and resident memory of this process (Linux), in bytes.
+std::pair<uint64_t, uint64_t> ProcessBytes() {
+  std::ifstream statm("/proc/self/statm");
+  uint64_t size = 0, resident = 0;
+  statm >> size >> resident;
+  const auto page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  return {size * page, resident * page};
+}
+uint64_t ResidentBytes() { return ProcessBytes().second; }
+
+// Runs `f` with the address space limited to what the process maps now plus
+// `headroom`, so that a large allocation fails as it does on a machine without
+// the memory. Returns "ok", "<spec error name>: <message>" or what else it threw.
+std::string WithAddressSpaceHeadroom(uint64_t headroom, const std::function<void()>& f) {
+  rlimit old{};
+  REQUIRE(getrlimit(RLIMIT_AS, &old) == 0);
+  rlimit low = old;
+  low.rlim_cur = ProcessBytes().first + headroom;
+  std::string outcome;
+  REQUIRE(setrlimit(RLIMIT_AS, &low) == 0);
+  try {
+    f();
+    outcome = "ok";
+  } catch (const MLException& e) {
+    outcome = std::string(e.name()) + ": " + e.what();
+  } catch (const std::exception& e) {
+    outcome = std::string("not a spec error: ") + e.what();
+  }
+  setrlimit(RLIMIT_AS, &old);
+  return outcome;
+}
+}  // namespace
+
+TEST_CASE("allocation failures are QuotaExceededError naming the bytes and their use", "[robustness][memory]") {
+  MLContext ctx = Context();
+  memory::SetHostMemoryBudget(memory::GetHostMemoryStats().current_bytes + 4096);
+  auto create = [&] { ctx.createTensor({.dataType = F32, .shape = {1 << 20}, .readable = true}); };
+  const std::string name = ErrorName(create), message = ErrorMessage(create);
+  memory::SetHostMemoryBudget(0);
+  CHECK(name == "QuotaExceededError");
+  CHECK_THAT(message, Catch::Contains("4194304 bytes") && Catch::Contains("createTensor"));
+
+  // More than the address space (256 TiB): refused by the system, not by a budget.
+  auto huge = [] { memory::HostBlock block(size_t{1} << 48, "a test block"); };
+  CHECK(ErrorName(huge) == "QuotaExceededError");
+  CHECK_THAT(ErrorMessage(huge), Catch::Contains(std::to_string(uint64_t{1} << 48)) &&
+                                     Catch::Contains("a test block"));
+}
+
+TEST_CASE("running out of memory in readTensor or a kernel is a QuotaExceededError", "[robustness][memory]") {
+#if defined(__SANITIZE_ADDRESS__) || WEBNN_HAS_ADDRESS_SANITIZER
+  WARN("skipped: AddressSanitizer reserves the address space this test limits");
+  return;
+#endif
+  // Both used to throw a bare std::bad_alloc.
+  MLContext ctx = Context();
+  MLTensor big = ctx.createTensor({.dataType = F32, .shape = {1u << 27}, .readable = true});  // 512 MiB
+  CHECK_THAT(WithAddressSpaceHeadroom(uint64_t{64} << 20, [&] { ctx.readTensor(big); }),
+             Catch::StartsWith("QuotaExceededError") && Catch::Contains("536870912 bytes"));
+  // The reference reduceSum's float64 scratch copy of a 512 MiB input.
+  MLGraphBuilder b(ctx);
+  MLReduceOptions total;
+  total.label = "total";
+  MLGraph g = b.build({{"y", b.reduceSum(b.input("x", {F32, {1u << 27}}), total)}});
+  MLTensor y = ctx.createTensor({.dataType = F32, .shape = {}, .readable = true});
+  CHECK_THAT(WithAddressSpaceHeadroom(uint64_t{64} << 20, [&] { ctx.dispatch(g, {{"x", big}}, {{"y", y}}); }),
+             Catch::StartsWith("QuotaExceededError") && Catch::Contains("reduceSum 'total'"));
+}
+
+TEST_CASE("build() does not touch the pages of a large intermediate arena", "[robustness][memory]") {
+  // 512 MiB of intermediates, built but never dispatched: memset used to
+  // commit every page at build time.
+  MLContext ctx = Context();
+  MLGraphBuilder b(ctx);
+  MLOperand x = b.input("x", {F32, {1}});
+  MLOperand wide = b.expand(x, {uint32_t{1} << 27});
+  MLOperand y = b.reduceSum(wide);
+  const uint64_t before = ResidentBytes();
+  MLGraph g = b.build({{"y", y}});
+  const uint64_t after = ResidentBytes();
+  CHECK(after < before + (uint64_t{64} << 20));
 }

@@ -1,6 +1,7 @@
 // ML, MLContext and MLTensor.
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <set>
 #include <system_error>
 
@@ -197,7 +198,7 @@ MLTensor MLContext::createTensor(const MLTensorDescriptor& descriptor) {
   if (!ctx.io_types().Contains(descriptor.dataType))
     throw TypeError(StrCat("createTensor: data type ", ToString(descriptor.dataType), " is not supported"));
   const uint64_t bytes = ByteLengthFor(descriptor.dataType, core::ElementCount(descriptor.shape));
-  auto t = std::make_shared<TensorImpl>(impl_, descriptor, false, ctx.device().Allocate(bytes));
+  auto t = std::make_shared<TensorImpl>(impl_, descriptor, false, ctx.device().Allocate(bytes, "createTensor"));
   ctx.Register(t);
   return MLTensor(t);
 }
@@ -214,7 +215,7 @@ MLTensor MLContext::createConstantTensor(const MLOperandDescriptor& descriptor, 
   }
   const uint64_t bytes = ByteLengthFor(td.dataType, core::ElementCount(td.shape));
   internal::CheckBufferMatches(inputData, td.dataType, bytes, "createConstantTensor");
-  auto buffer = ctx.device().Allocate(bytes);
+  auto buffer = ctx.device().Allocate(bytes, "createConstantTensor");
   ctx.device().Upload(*buffer, 0, inputData.bytes());
   auto t = std::make_shared<TensorImpl>(impl_, td, true, std::move(buffer));
   ctx.Register(t);
@@ -227,7 +228,13 @@ std::vector<std::byte> MLContext::readTensor(const MLTensor& tensor) {
   TensorImpl& t = CheckTensorOf(tensor, ctx, "readTensor");
   if (!t.desc.readable) throw TypeError("readTensor: the tensor was not created readable");
   if (ctx.is_lost()) throw InvalidStateError("readTensor: the context is lost");
-  std::vector<std::byte> out(t.buffer->size());
+  std::vector<std::byte> out;
+  try {
+    out.resize(t.buffer->size());
+  } catch (const std::bad_alloc&) {
+    throw QuotaExceededError(StrCat("readTensor: out of memory allocating ", t.buffer->size(),
+                                    " bytes for the tensor's contents"));
+  }
   ctx.device().Download(*t.buffer, 0, out);
   return out;
 }

@@ -1,4 +1,5 @@
 // MLGraph, graph compilation and MLContext::dispatch().
+#include <new>
 #include <set>
 
 #include "api/impl.h"
@@ -51,6 +52,8 @@ std::shared_ptr<GraphImpl> CompileGraph(const std::shared_ptr<ContextImpl>& cont
                                                             std::move(constants));
   } catch (const MLException&) {
     throw;
+  } catch (const std::bad_alloc&) {
+    throw QuotaExceededError("build: out of memory compiling the graph (packing weights, planning memory)");
   } catch (const std::exception& e) {
     throw OperationError(StrCat("build: compilation failed: ", e.what()));
   }
@@ -84,7 +87,7 @@ void BindConstant(GraphImpl& g, const std::string& label, const MLBufferSource& 
   const uint64_t bytes = ByteLengthFor(value.desc.type, core::ElementCount(value.desc.shape));
   internal::CheckBufferMatches(data, value.desc.type, bytes, StrCat(what, " '", label, "'"));
   ops::Device& device = g.context->device();
-  auto buffer = device.Allocate(bytes);
+  auto buffer = device.Allocate(bytes, StrCat("weightless constant '", label, "'"));
   device.Upload(*buffer, 0, data.bytes());
   g.executable->SetConstant(it->second, std::move(buffer));
   g.weightless_bound[label] = true;
@@ -243,7 +246,13 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, con
   g.executable->Run(external, shapes, impl_->parallel());
   ops::Device& device = impl_->device();
   for (auto [from, to] : copies) {
-    std::vector<std::byte> tmp(from->size());
+    std::vector<std::byte> tmp;
+    try {
+      tmp.resize(from->size());
+    } catch (const std::bad_alloc&) {
+      throw QuotaExceededError(StrCat("dispatch: out of memory allocating ", from->size(),
+                                      " bytes to copy an output"));
+    }
     device.Download(*from, 0, tmp);
     device.Upload(*to, 0, tmp);
   }

@@ -18,7 +18,7 @@ std::vector<std::shared_ptr<Device>> AvailableDevices() {
 }
 
 std::shared_ptr<DeviceBuffer> Device::ConstantBuffer(std::shared_ptr<const std::vector<std::byte>> data) {
-  auto buffer = Allocate(data->size());
+  auto buffer = Allocate(data->size(), "a constant");
   Upload(*buffer, 0, *data);
   return buffer;
 }
