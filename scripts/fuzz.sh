@@ -9,9 +9,13 @@ if [ ! -f build-fuzz/build.ninja ]; then
     -Db_sanitize=address,undefined -Db_lundef=false
 fi
 ninja -C build-fuzz fuzz/graph_file_fuzzer fuzz/npy_fuzzer fuzz/weights_fuzzer
-for t in graph_file:graph npy:npy weights:weights; do
-  name=${t%%:*}; corpus=${t##*:}
+# The graph fuzzer gets a dictionary (JSON tokens, webnn-graph keys) and inputs
+# up to 256 KiB: a stack overflow on deep nesting needs thousands of levels,
+# which libFuzzer never built while inputs stayed under 4 KiB without tokens.
+for t in graph_file:graph:262144:fuzz/graph.dict npy:npy:65536: weights:weights:65536:; do
+  IFS=: read -r name corpus max_len dict <<<"$t"
   mkdir -p "build-fuzz/corpus/$corpus"
   cp -n fuzz/corpus/"$corpus"/* "build-fuzz/corpus/$corpus/" 2>/dev/null || true
-  ./build-fuzz/fuzz/${name}_fuzzer -max_total_time="$SECONDS_PER_TARGET" -max_len=65536 "build-fuzz/corpus/$corpus"
+  ./build-fuzz/fuzz/${name}_fuzzer -max_total_time="$SECONDS_PER_TARGET" -max_len="$max_len" \
+    ${dict:+-dict="$dict"} "build-fuzz/corpus/$corpus"
 done

@@ -65,6 +65,8 @@ std::optional<MLOperandDataType> ParseMLOperandDataType(std::string_view name);
 // Bits per element: 32, 16, ..., 4.
 int BitsPerElement(MLOperandDataType type);
 // Bytes needed for `elements` elements (int4/uint4 round up to whole bytes).
+// Saturates at UINT64_MAX, and UINT64_MAX elements (a saturated count) give
+// UINT64_MAX bytes, so no count is ever mistaken for a small one.
 uint64_t ByteLengthFor(MLOperandDataType type, uint64_t elements);
 bool IsFloatingPoint(MLOperandDataType type);
 bool IsSignedInteger(MLOperandDataType type);

@@ -37,7 +37,7 @@ struct MLContextOptions {
   MLPowerPreference powerPreference = MLPowerPreference::kDefault;
   bool accelerated = true;
   // Extensions: which device runs the context, and the cpu device's threads
-  // (0 = every core available to the process).
+  // (0 = every core available to the process; at most 1024, TypeError above).
   MLDeviceType device = MLDeviceType::kAuto;
   uint32_t numThreads = 0;
   // Graph passes (activation fusion, layout) on devices that use them; turn

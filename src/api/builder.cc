@@ -144,11 +144,15 @@ MLOperand MLGraphBuilder::constant(const MLTensor& tensor) {
   if (!tensor.impl()) throw TypeError("constant: null tensor");
   const internal::TensorImpl& t = *tensor.impl();
   if (t.context != impl_->context) throw TypeError("constant: the tensor belongs to another context");
-  if (t.destroyed) throw TypeError("constant: the tensor is destroyed");
   if (!t.is_constant) throw TypeError("constant: the tensor was not created by createConstantTensor()");
   impl_->CheckCanBuild("constant");
   auto data = std::make_shared<graph::ConstantData>();
-  data->tensor_buffer = t.buffer;
+  {
+    // destroy() releases the buffer under the timeline lock.
+    std::lock_guard<std::mutex> lock(t.context->timeline());
+    if (t.destroyed) throw TypeError("constant: the tensor is destroyed");
+    data->tensor_buffer = t.buffer;
+  }
   return impl_->Wrap(impl_->graph.AddConstant({t.desc.dataType, core::StaticShape(t.desc.shape)}, std::move(data)));
 }
 

@@ -1,7 +1,9 @@
 // ML, MLContext and MLTensor.
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <set>
+#include <system_error>
 
 #include "api/impl.h"
 #include "scheduler/thread_pool.h"
@@ -16,8 +18,19 @@ using internal::TensorImpl;
 
 namespace internal {
 
+namespace {
+std::unique_ptr<core::ParallelFor> StartThreadPool(uint32_t threads) {
+  try {
+    return std::make_unique<scheduler::ThreadPool>(threads);
+  } catch (const std::system_error& e) {
+    throw OperationError(StrCat("createContext: cannot start the threads of the thread pool (numThreads ", threads,
+                                "): ", e.what()));
+  }
+}
+}  // namespace
+
 ContextImpl::ContextImpl(const MLContextOptions& options, std::shared_ptr<ops::Device> device)
-    : options_(options), device_(std::move(device)), parallel_(std::make_unique<scheduler::ThreadPool>(options.numThreads)) {
+    : options_(options), device_(std::move(device)), parallel_(StartThreadPool(options.numThreads)) {
   lost_future_ = lost_promise_.get_future().share();
   limits_.resize(ops::kOpCount);
   for (ops::OpKind op : ops::kAllOps) {
@@ -36,6 +49,11 @@ bool ContextImpl::is_lost() const {
   return lost_;
 }
 
+std::string ContextImpl::lost_message() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return lost_message_;
+}
+
 void ContextImpl::Lose(const std::string& message) {
   std::vector<std::shared_ptr<GraphImpl>> graphs;
   std::vector<std::shared_ptr<TensorImpl>> tensors;
@@ -43,6 +61,7 @@ void ContextImpl::Lose(const std::string& message) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (lost_) return;
     lost_ = true;
+    lost_message_ = message;
     for (auto& w : graphs_)
       if (auto g = w.lock()) graphs.push_back(g);
     for (auto& w : tensors_)
@@ -118,6 +137,9 @@ void CheckBufferMatches(const MLBufferSource& buffer, MLOperandDataType type, ui
 // ---- ML ---------------------------------------------------------------------
 
 MLContext ML::createContext(const MLContextOptions& options) {
+  if (options.numThreads > scheduler::ThreadPool::kMaxThreads)
+    throw TypeError(StrCat("createContext: numThreads is ", options.numThreads, "; it must be at most ",
+                           scheduler::ThreadPool::kMaxThreads, " (0 = every available core)"));
   std::shared_ptr<ops::Device> device;
   MLDeviceType want = options.device;
   if (want == MLDeviceType::kAuto) {
@@ -164,6 +186,8 @@ ContextImpl& Ctx(const std::shared_ptr<ContextImpl>& impl) {
   return *impl;
 }
 
+// Call with ctx.timeline() held: destroy() releases the buffer under that lock,
+// so a tensor found alive here keeps its buffer until the lock is released.
 TensorImpl& CheckTensorOf(const MLTensor& tensor, const ContextImpl& ctx, std::string_view what) {
   if (!tensor.impl()) throw TypeError(StrCat(what, ": null tensor"));
   TensorImpl& t = *tensor.impl();
@@ -182,7 +206,7 @@ MLTensor MLContext::createTensor(const MLTensorDescriptor& descriptor) {
   if (!ctx.io_types().Contains(descriptor.dataType))
     throw TypeError(StrCat("createTensor: data type ", ToString(descriptor.dataType), " is not supported"));
   const uint64_t bytes = ByteLengthFor(descriptor.dataType, core::ElementCount(descriptor.shape));
-  auto t = std::make_shared<TensorImpl>(impl_, descriptor, false, ctx.device().Allocate(bytes));
+  auto t = std::make_shared<TensorImpl>(impl_, descriptor, false, ctx.device().Allocate(bytes, "createTensor"));
   ctx.Register(t);
   return MLTensor(t);
 }
@@ -199,7 +223,7 @@ MLTensor MLContext::createConstantTensor(const MLOperandDescriptor& descriptor, 
   }
   const uint64_t bytes = ByteLengthFor(td.dataType, core::ElementCount(td.shape));
   internal::CheckBufferMatches(inputData, td.dataType, bytes, "createConstantTensor");
-  auto buffer = ctx.device().Allocate(bytes);
+  auto buffer = ctx.device().Allocate(bytes, "createConstantTensor");
   ctx.device().Upload(*buffer, 0, inputData.bytes());
   auto t = std::make_shared<TensorImpl>(impl_, td, true, std::move(buffer));
   ctx.Register(t);
@@ -208,35 +232,41 @@ MLTensor MLContext::createConstantTensor(const MLOperandDescriptor& descriptor, 
 
 std::vector<std::byte> MLContext::readTensor(const MLTensor& tensor) {
   ContextImpl& ctx = Ctx(impl_);
+  std::lock_guard<std::mutex> lock(ctx.timeline());
   TensorImpl& t = CheckTensorOf(tensor, ctx, "readTensor");
   if (!t.desc.readable) throw TypeError("readTensor: the tensor was not created readable");
   if (ctx.is_lost()) throw InvalidStateError("readTensor: the context is lost");
-  std::lock_guard<std::mutex> lock(ctx.timeline());
-  std::vector<std::byte> out(t.buffer->size());
+  std::vector<std::byte> out;
+  try {
+    out.resize(t.buffer->size());
+  } catch (const std::bad_alloc&) {
+    throw QuotaExceededError(StrCat("readTensor: out of memory allocating ", t.buffer->size(),
+                                    " bytes for the tensor's contents"));
+  }
   ctx.device().Download(*t.buffer, 0, out);
   return out;
 }
 
 void MLContext::readTensor(const MLTensor& tensor, const MLMutableBufferSource& outputData) {
   ContextImpl& ctx = Ctx(impl_);
+  std::lock_guard<std::mutex> lock(ctx.timeline());
   TensorImpl& t = CheckTensorOf(tensor, ctx, "readTensor");
   if (!t.desc.readable) throw TypeError("readTensor: the tensor was not created readable");
   const uint64_t bytes = ByteLengthFor(t.desc.dataType, core::ElementCount(t.desc.shape));
   internal::CheckBufferMatches(MLBufferSource(outputData.bytes(), outputData.viewType()), t.desc.dataType, bytes,
                                "readTensor");
   if (ctx.is_lost()) throw InvalidStateError("readTensor: the context is lost");
-  std::lock_guard<std::mutex> lock(ctx.timeline());
   ctx.device().Download(*t.buffer, 0, outputData.bytes());
 }
 
 void MLContext::writeTensor(const MLTensor& tensor, const MLBufferSource& inputData) {
   ContextImpl& ctx = Ctx(impl_);
+  std::lock_guard<std::mutex> lock(ctx.timeline());
   TensorImpl& t = CheckTensorOf(tensor, ctx, "writeTensor");
   if (!t.desc.writable) throw TypeError("writeTensor: the tensor was not created writable");
   const uint64_t bytes = ByteLengthFor(t.desc.dataType, core::ElementCount(t.desc.shape));
   internal::CheckBufferMatches(inputData, t.desc.dataType, bytes, "writeTensor");
   if (ctx.is_lost()) return;  // the spec aborts the timeline steps silently
-  std::lock_guard<std::mutex> lock(ctx.timeline());
   ctx.device().Upload(*t.buffer, 0, inputData.bytes());
 }
 

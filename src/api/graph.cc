@@ -1,4 +1,5 @@
 // MLGraph, graph compilation and MLContext::dispatch().
+#include <new>
 #include <set>
 
 #include "api/impl.h"
@@ -51,6 +52,8 @@ std::shared_ptr<GraphImpl> CompileGraph(const std::shared_ptr<ContextImpl>& cont
                                                             std::move(constants));
   } catch (const MLException&) {
     throw;
+  } catch (const std::bad_alloc&) {
+    throw QuotaExceededError("build: out of memory compiling the graph (packing weights, planning memory)");
   } catch (const std::exception& e) {
     throw OperationError(StrCat("build: compilation failed: ", e.what()));
   }
@@ -84,7 +87,7 @@ void BindConstant(GraphImpl& g, const std::string& label, const MLBufferSource& 
   const uint64_t bytes = ByteLengthFor(value.desc.type, core::ElementCount(value.desc.shape));
   internal::CheckBufferMatches(data, value.desc.type, bytes, StrCat(what, " '", label, "'"));
   ops::Device& device = g.context->device();
-  auto buffer = device.Allocate(bytes);
+  auto buffer = device.Allocate(bytes, StrCat("weightless constant '", label, "'"));
   device.Upload(*buffer, 0, data.bytes());
   g.executable->SetConstant(it->second, std::move(buffer));
   g.weightless_bound[label] = true;
@@ -164,6 +167,12 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, con
   if (!impl_) throw TypeError("dispatch: null context");
   GraphImpl& g = G(graph.impl());
   if (g.context != impl_) throw TypeError("dispatch: the graph belongs to another context");
+  // Every check of the graph's and the tensors' state is made under the lock
+  // that their destroy() takes, and held until the run ends: a tensor found
+  // alive keeps its buffer for the whole dispatch.
+  std::unique_lock<std::mutex> lock(impl_->timeline());
+  // A lost context has destroyed its graphs too; name the cause, not the effect.
+  if (impl_->is_lost()) throw InvalidStateError(StrCat("dispatch: the context is lost (", impl_->lost_message(), ")"));
   if (g.destroyed) throw InvalidStateError("dispatch: the graph is destroyed");
   std::set<const internal::TensorImpl*> seen;
   for (const auto* named : {&inputs, &outputs}) {
@@ -195,11 +204,8 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, con
   for (const auto& [name, tensor] : outputs)
     if (!g.outputs.count(name)) throw TypeError(StrCat("dispatch: the graph has no output named '", name, "'"));
 
-  std::unique_lock<std::mutex> lock(impl_->timeline());
-  if (g.destroyed) throw InvalidStateError("dispatch: the graph is destroyed");
   for (const auto& [label, bound] : g.weightless_bound)
     if (!bound) throw InvalidStateError(StrCat("dispatch: weightless constant '", label, "' has no data yet"));
-  if (impl_->is_lost()) return;  // the spec aborts silently on a lost context
 
   // Concrete shapes of every operand: the static ones, or one inference pass.
   std::vector<std::vector<uint32_t>> operand_shapes;
@@ -250,7 +256,13 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, con
   }
   ops::Device& device = impl_->device();
   for (auto [from, to] : copies) {
-    std::vector<std::byte> tmp(from->size());
+    std::vector<std::byte> tmp;
+    try {
+      tmp.resize(from->size());
+    } catch (const std::bad_alloc&) {
+      throw QuotaExceededError(StrCat("dispatch: out of memory allocating ", from->size(),
+                                      " bytes to copy an output"));
+    }
     device.Download(*from, 0, tmp);
     device.Upload(*to, 0, tmp);
   }

@@ -35,6 +35,8 @@ class ContextImpl : public std::enable_shared_from_this<ContextImpl> {
   core::DataTypeSet io_types() const { return io_types_; }
 
   bool is_lost() const;
+  // Why the context was lost; empty while it is not.
+  std::string lost_message() const;
   void Lose(const std::string& message);
   std::shared_future<MLContextLostInfo> lost_future() const { return lost_future_; }
 
@@ -52,6 +54,7 @@ class ContextImpl : public std::enable_shared_from_this<ContextImpl> {
   core::DataTypeSet io_types_;
   mutable std::mutex mutex_;
   bool lost_ = false;
+  std::string lost_message_;
   std::promise<MLContextLostInfo> lost_promise_;
   std::shared_future<MLContextLostInfo> lost_future_;
   std::vector<std::weak_ptr<GraphImpl>> graphs_;

@@ -28,7 +28,11 @@ int BitsPerElement(MLOperandDataType type) { return kTypeBits[static_cast<int>(t
 
 uint64_t ByteLengthFor(MLOperandDataType type, uint64_t elements) {
   const uint64_t bits = static_cast<uint64_t>(BitsPerElement(type));
-  if (bits == 4) return (elements + 1) / 2;
+  // UINT64_MAX is what a saturated element count (core::ElementCount) looks
+  // like: it stays saturated. ((elements + 1) / 2 wrapped it to 0 bytes, which
+  // a manifest entry with absurd int4 dimensions and byteLength 0 matched.)
+  if (elements == std::numeric_limits<uint64_t>::max()) return elements;
+  if (bits == 4) return elements / 2 + (elements & 1);
   const uint64_t bytes = bits / 8;
   if (elements > std::numeric_limits<uint64_t>::max() / bytes) return std::numeric_limits<uint64_t>::max();
   return elements * bytes;

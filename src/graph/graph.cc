@@ -13,7 +13,9 @@ OperandId Graph::AddInput(const std::string& name, const OperandDesc& desc) {
   op.desc = desc;
   op.name = name;
   operands_.push_back(std::move(op));
-  return static_cast<OperandId>(operands_.size() - 1);
+  const auto id = static_cast<OperandId>(operands_.size() - 1);
+  input_ids_.emplace(name, id);
+  return id;
 }
 
 OperandId Graph::AddConstant(const OperandDesc& desc, std::shared_ptr<ConstantData> data) {
@@ -26,9 +28,12 @@ OperandId Graph::AddConstant(const OperandDesc& desc, std::shared_ptr<ConstantDa
 }
 
 std::optional<OperandId> Graph::FindInput(const std::string& name) const {
-  for (size_t i = 0; i < operands_.size(); ++i)
-    if (operands_[i].kind == Operand::Kind::kInput && operands_[i].name == name) return static_cast<OperandId>(i);
-  return std::nullopt;
+  auto it = input_ids_.find(name);
+  // Passes may rewrite operands through mutable_operand(): trust the operand.
+  if (it == input_ids_.end() || operands_[it->second].kind != Operand::Kind::kInput ||
+      operands_[it->second].name != name)
+    return std::nullopt;
+  return it->second;
 }
 
 namespace {

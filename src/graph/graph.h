@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/shape.h"
@@ -111,6 +112,9 @@ class Graph {
   std::vector<Operand> operands_;
   std::vector<Node> nodes_;
   core::SymbolTable symbols_;
+  // Input name -> operand: input() looks every new name up, and a scan of the
+  // operands made declaring 100,000 inputs take 14 s.
+  std::unordered_map<std::string, OperandId> input_ids_;
 };
 
 }  // namespace webnn::graph

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -94,9 +95,22 @@ struct JsValue {
   }
 };
 
+// The deepest nesting of arrays and objects we accept in a JSON document or
+// value. Real files nest a handful of levels (a graph file's node options sit
+// at depth 4); the limit exists because every walk over a JSON tree recurses
+// (nlohmann's copy, dump and comparison, and our converters), so 20,000 nested
+// objects would overflow the stack instead of being rejected.
+inline constexpr int kMaxJsonDepth = 128;
+
+// Parses `text` as JSON, first checking with a scan of the raw text (which
+// recurses into nothing) that it nests at most kMaxJsonDepth levels. Throws
+// DataError naming `what` for a document that is too deep or not valid JSON.
+nlohmann::json ParseJsonDocument(std::string_view text, const std::string& what);
+
 // JSON as a JavaScript caller would pass it. Strings that are integer literals
 // become BigInts (the vector files write MLNumber bigints that way); "NaN",
-// "Infinity", "-Infinity" and "-0" become numbers.
+// "Infinity", "-Infinity" and "-0" become numbers. Throws DataError when `v`
+// nests more than kMaxJsonDepth levels.
 JsValue JsValueFromJson(const nlohmann::json& v);
 
 }  // namespace webnn::io

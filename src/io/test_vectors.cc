@@ -5,6 +5,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -14,6 +15,7 @@
 #include "core/float16.h"
 #include "core/shape.h"
 #include "core/strings.h"
+#include "io/js_value.h"
 #include "io/op_binding.h"
 
 namespace webnn::io {
@@ -140,26 +142,63 @@ struct TensorData {
   bool constant = false;
 };
 
+// A dimension of a vector file: an integer in [0, kMaxDimension]. (Json's
+// get<uint32_t>() would turn -24 into 4294967272.)
+uint32_t VectorDimension(const Json& d, const std::string& what) {
+  if (!d.is_number_integer() || (!d.is_number_unsigned() && d.get<int64_t>() < 0) ||
+      d.get<uint64_t>() > core::kMaxDimension)
+    throw DataError(StrCat(what, ": dimension ", d.dump(), " is not an integer in [0, ", core::kMaxDimension, "]"));
+  return static_cast<uint32_t>(d.get<uint64_t>());
+}
+
+std::vector<uint32_t> VectorShape(const Json& j, const std::string& what) {
+  if (!j.is_array()) throw DataError(StrCat(what, ": must be an array of dimensions"));
+  std::vector<uint32_t> shape;
+  for (const Json& d : j) shape.push_back(VectorDimension(d, what));
+  return shape;
+}
+
 TensorData ParseTensor(const Json& j, const std::string& what) {
   TensorData t;
   auto type = ParseMLOperandDataType(j.at("dataType").get<std::string>());
   if (!type) throw std::runtime_error(StrCat(what, ": unknown dataType"));
   t.type = *type;
-  for (const Json& d : j.at("shape")) {
-    if (d.is_object()) t.shape.emplace_back(MLDynamicDimension{d.at("name").get<std::string>(), d.at("maxSize").get<uint32_t>()});
-    else t.shape.emplace_back(d.get<uint32_t>());
+  const Json& shape = j.at("shape");
+  if (!shape.is_array()) throw DataError(StrCat(what, ": shape must be an array"));
+  for (const Json& d : shape) {
+    if (d.is_object()) {
+      t.shape.emplace_back(MLDynamicDimension{d.at("name").get<std::string>(),
+                                              VectorDimension(d.at("maxSize"), StrCat(what, ": shape maxSize"))});
+    } else {
+      t.shape.emplace_back(VectorDimension(d, StrCat(what, ": shape")));
+    }
   }
   if (j.contains("concreteShape")) {
-    t.concrete = j.at("concreteShape").get<std::vector<uint32_t>>();
+    t.concrete = VectorShape(j.at("concreteShape"), StrCat(what, ": concreteShape"));
   } else {
     for (const auto& d : t.shape) t.concrete.push_back(static_cast<uint32_t>(d.size()));
   }
   t.fill = j.value("fill", false);
   t.constant = j.value("constant", false);
   const uint64_t n = core::ElementCount(t.concrete);
-  t.bytes.assign(ByteLengthFor(t.type, n), std::byte{0});
   const Json& data = j.at("data");
   const Json* bits = j.contains("float16Bits") ? &j.at("float16Bits") : nullptr;
+  // Everything the shape declares is checked against the data before a byte
+  // is allocated: a shape of [2147483647] with one datum is an error, not an
+  // 8.4 GB allocation.
+  for (const Json* list : {&data, bits}) {
+    if (!list || !list->is_array()) continue;  // a scalar fills the shape
+    const uint64_t want = t.fill ? 1 : n;
+    if (t.fill ? list->empty() : list->size() != want)
+      throw DataError(StrCat(what, ": shape ", core::ListToString(t.concrete), " has ", n, " elements but ",
+                             list == bits ? "float16Bits" : "data", " has ", list->size(),
+                             t.fill ? " (fill needs one)" : ""));
+  }
+  const uint64_t byte_length = ByteLengthFor(t.type, n);
+  if (byte_length > core::kMaxTensorByteLength)
+    throw DataError(StrCat(what, ": shape ", core::ListToString(t.concrete), " needs ", byte_length,
+                           " bytes, more than maxTensorByteLength ", core::kMaxTensorByteLength));
+  t.bytes.assign(byte_length, std::byte{0});
   // "fill": one scalar (or a one-element list) fills the whole shape.
   auto item = [&](const Json& list, uint64_t k) -> const Json& {
     if (!list.is_array()) return list;
@@ -457,9 +496,15 @@ struct ValidationCase {
       if (kind == "input") {
         operand = b.input(StrCat("input", next_input++), desc);
       } else {
+        // A shape too large for any tensor gets no bytes: constant() rejects
+        // its descriptor before it looks at the buffer.
         uint64_t elements = 1;
-        for (const auto& dim : desc.shape) elements *= static_cast<uint64_t>(dim.size());
-        std::vector<std::byte> zeros(ByteLengthFor(desc.dataType, elements));
+        for (const auto& dim : desc.shape) {
+          const uint64_t size = static_cast<uint64_t>(std::max<int64_t>(dim.size(), 0));
+          elements = size != 0 && elements > UINT64_MAX / size ? UINT64_MAX : elements * size;
+        }
+        const uint64_t byte_length = ByteLengthFor(desc.dataType, elements);
+        std::vector<std::byte> zeros(byte_length <= core::kMaxTensorByteLength ? byte_length : 0);
         operand = b.constant(desc, MLBufferSource(std::span<const std::byte>(zeros)));
       }
       if (o.contains("ref")) refs[o.at("ref").get<int>()] = operand;
@@ -675,8 +720,7 @@ void RunValidationCase(const Json& c, const Json& assumed_limits, const MLOpSupp
 std::vector<KnownFailure> LoadKnownFailures(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error(StrCat("cannot open ", path));
-  Json j;
-  in >> j;
+  const Json j = ParseJsonDocument(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()), path);
   std::vector<KnownFailure> out;
   for (const Json& f : j.at("failures")) {
     KnownFailure k;
@@ -715,12 +759,8 @@ const KnownFailure* FindKnown(const VectorOptions& options, const std::string& f
 VectorReport RunVectorFile(const std::string& path, const VectorOptions& options) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error(StrCat("cannot open ", path));
-  Json file;
-  try {
-    in >> file;
-  } catch (const std::exception& e) {
-    throw std::runtime_error(StrCat(path, ": not valid JSON: ", e.what()));
-  }
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const Json file = ParseJsonDocument(text, path);
   VectorReport report;
   if (file.contains("cases")) {
     report.kind = VectorFileKind::kValidation;

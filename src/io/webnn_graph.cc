@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -31,13 +32,7 @@ std::vector<std::byte> ReadFileBytes(const std::string& path) {
   return bytes;
 }
 
-Json ParseJson(const std::string& text, const std::string& what) {
-  try {
-    return Json::parse(text);
-  } catch (const std::exception& e) {
-    throw DataError(StrCat(what, ": not valid JSON: ", e.what()));
-  }
-}
+Json ParseJson(const std::string& text, const std::string& what) { return ParseJsonDocument(text, what); }
 
 // Typed access with DataError naming the location.
 const Json& Field(const Json& j, const char* key, const std::string& what) {
@@ -96,6 +91,16 @@ std::vector<uint32_t> StaticShape(const Json& j, const std::string& what) {
   }
 }
 
+// The bytes of a weight's shape; DataError when the count does not fit in 64
+// bits (ByteLengthFor saturates, and no file holds that many bytes).
+uint64_t ShapeByteLength(const WeightStore::Tensor& tensor, const std::string& what) {
+  const uint64_t bytes = ByteLengthFor(tensor.dataType, core::ElementCount(tensor.shape));
+  if (bytes == std::numeric_limits<uint64_t>::max())
+    throw DataError(StrCat(what, ": shape ", core::ListToString(tensor.shape), " of ", ToString(tensor.dataType),
+                           " has more bytes than 64 bits can count"));
+  return bytes;
+}
+
 }  // namespace
 
 // ---- weights ------------------------------------------------------------------
@@ -124,7 +129,7 @@ WeightStore WeightStore::FromWeightsBytes(std::vector<std::byte> bytes, const st
     if (tensor.offset < 8 || tensor.offset > bytes.size() || tensor.length > bytes.size() - tensor.offset)
       throw DataError(StrCat(w, ": bytes [", tensor.offset, ", ", tensor.offset + tensor.length,
                              ") lie outside the file of ", bytes.size(), " bytes"));
-    const uint64_t expected = ByteLengthFor(tensor.dataType, core::ElementCount(tensor.shape));
+    const uint64_t expected = ShapeByteLength(tensor, w);
     if (tensor.length != expected)
       throw DataError(StrCat(w, ": byteLength ", tensor.length, " does not match its shape (", expected, " bytes)"));
     store.tensors_[name] = tensor;
@@ -162,7 +167,7 @@ WeightStore WeightStore::FromSafetensorsBytes(std::vector<std::byte> bytes, cons
       throw DataError(StrCat(w, ": data_offsets [", begin, ", ", end, "] lie outside the file"));
     tensor.offset = data_start + begin;
     tensor.length = end - begin;
-    const uint64_t expected = ByteLengthFor(tensor.dataType, core::ElementCount(tensor.shape));
+    const uint64_t expected = ShapeByteLength(tensor, w);
     if (tensor.length != expected)
       throw DataError(StrCat(w, ": ", tensor.length, " bytes do not match its shape (", expected, " bytes)"));
     store.tensors_[name] = tensor;
@@ -313,7 +318,11 @@ LoadedGraph BuildGraphFromJson(const MLContext& context, const std::string& json
     std::set<std::string> positional_names;
     if (node.contains("options")) {
       if (!node.at("options").is_object()) throw DataError(StrCat(w, ".options: must be an object"));
-      options = JsValueFromJson(node.at("options"));
+      try {
+        options = JsValueFromJson(node.at("options"));
+      } catch (const MLException&) {
+        RethrowWithPrefix(w + ".options: ");
+      }
     }
     std::vector<JsValue> args;
     size_t next = 0;

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string_view>
 
 namespace webnn::memory {
 
@@ -21,11 +22,13 @@ void ResetHostPeak();
 // 0 removes the budget.
 void SetHostMemoryBudget(uint64_t bytes);
 
-// A zero-filled, 64-byte aligned block; throws QuotaExceededError when the
-// budget would be exceeded.
+// A zero-filled, 64-byte aligned block; throws QuotaExceededError naming the
+// byte count and `what` it is for when the budget would be exceeded or the
+// system has no memory for it. Large blocks are mapped zero pages, so their
+// memory is committed page by page as it is first written, not up front.
 class HostBlock {
  public:
-  explicit HostBlock(size_t bytes);
+  HostBlock(size_t bytes, std::string_view what);
   ~HostBlock();
   HostBlock(const HostBlock&) = delete;
   HostBlock& operator=(const HostBlock&) = delete;
@@ -37,6 +40,7 @@ class HostBlock {
  private:
   std::byte* data_ = nullptr;
   size_t size_ = 0;
+  size_t mapped_ = 0;  // bytes mapped with mmap (0: from aligned_alloc)
 };
 
 }  // namespace webnn::memory

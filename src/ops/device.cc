@@ -61,7 +61,7 @@ std::string WhyUnavailable(MLDeviceType type) {
 }
 
 std::shared_ptr<DeviceBuffer> Device::ConstantBuffer(std::shared_ptr<const std::vector<std::byte>> data) {
-  auto buffer = Allocate(data->size());
+  auto buffer = Allocate(data->size(), "a constant");
   Upload(*buffer, 0, *data);
   return buffer;
 }

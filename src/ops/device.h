@@ -86,8 +86,9 @@ class Device {
   // schema's allowed types; empty if it does not run `op`).
   virtual DataTypeSet SupportedTypes(OpKind op, bool is_output, size_t slot) const = 0;
 
-  // Zero-filled memory.
-  virtual std::shared_ptr<DeviceBuffer> Allocate(size_t bytes) = 0;
+  // Zero-filled memory; QuotaExceededError naming `bytes` and `what` they are
+  // for when there is none.
+  virtual std::shared_ptr<DeviceBuffer> Allocate(size_t bytes, std::string_view what) = 0;
   virtual void Upload(DeviceBuffer& buffer, size_t offset, std::span<const std::byte> data) = 0;
   virtual void Download(DeviceBuffer& buffer, size_t offset, std::span<std::byte> data) = 0;
   // A buffer holding `data` for read-only use (constants). Host devices share

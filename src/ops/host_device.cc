@@ -1,12 +1,15 @@
 #include "ops/host_device.h"
 
 #include <cstring>
+#include <new>
 
 #include "core/strings.h"
 
 namespace webnn::ops {
 
-std::shared_ptr<DeviceBuffer> HostDevice::Allocate(size_t bytes) { return std::make_shared<HostBuffer>(bytes); }
+std::shared_ptr<DeviceBuffer> HostDevice::Allocate(size_t bytes, std::string_view what) {
+  return std::make_shared<HostBuffer>(bytes, what);
+}
 
 std::shared_ptr<DeviceBuffer> HostDevice::ConstantBuffer(std::shared_ptr<const std::vector<std::byte>> data) {
   return std::make_shared<SharedHostBuffer>(std::move(data));
@@ -52,7 +55,15 @@ class HostProgram final : public DeviceProgram {
       const ProgramStep& step = program_.steps[s];
       MakeTensorViews(program_, step, values, inputs, outputs);
       KernelContext ctx{step.op, *step.attrs, inputs, outputs, parallel, steps_[s].prepared.get()};
-      steps_[s].run(ctx);
+      try {
+        steps_[s].run(ctx);
+      } catch (const std::bad_alloc&) {
+        // A kernel's scratch memory (e.g. the reference kernels' float64
+        // copies): the spec's error for exhausted resources, naming the step.
+        throw QuotaExceededError(core::StrCat("out of memory running ", OpName(step.op),
+                                              step.label.empty() ? "" : " '", step.label,
+                                              step.label.empty() ? "" : "'"));
+      }
     }
   }
 

@@ -13,7 +13,7 @@ namespace webnn::ops {
 
 class HostBuffer final : public DeviceBuffer {
  public:
-  explicit HostBuffer(size_t bytes) : DeviceBuffer(bytes), block_(bytes) {}
+  HostBuffer(size_t bytes, std::string_view what) : DeviceBuffer(bytes), block_(bytes, what) {}
   std::byte* host_data() override { return block_.data(); }
 
  private:
@@ -33,7 +33,7 @@ class SharedHostBuffer final : public DeviceBuffer {
 
 class HostDevice : public Device {
  public:
-  std::shared_ptr<DeviceBuffer> Allocate(size_t bytes) override;
+  std::shared_ptr<DeviceBuffer> Allocate(size_t bytes, std::string_view what) override;
   void Upload(DeviceBuffer& buffer, size_t offset, std::span<const std::byte> data) override;
   void Download(DeviceBuffer& buffer, size_t offset, std::span<std::byte> data) override;
   std::shared_ptr<DeviceBuffer> ConstantBuffer(std::shared_ptr<const std::vector<std::byte>> data) override;

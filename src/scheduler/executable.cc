@@ -31,7 +31,9 @@ Executable::Executable(std::shared_ptr<ops::Device> device, ops::Program program
   const memory::ArenaPlan plan = memory::PlanArena(lifetimes);
   arena_offsets_.assign(n, 0);
   for (size_t i = 0; i < which.size(); ++i) arena_offsets_[which[i]] = plan.offsets[i];
-  if (plan.total_bytes > 0) arena_ = device_->Allocate(plan.total_bytes);
+  // Mapped zero pages (memory::HostBlock): a large arena commits memory as
+  // the runs write it, not at build time.
+  if (plan.total_bytes > 0) arena_ = device_->Allocate(plan.total_bytes, "the graph's intermediate values (arena)");
 
   bool all_constants = true;
   for (size_t v = 0; v < n; ++v)

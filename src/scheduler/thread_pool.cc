@@ -18,19 +18,34 @@ size_t ThreadPool::AvailableCores() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
-ThreadPool::ThreadPool(size_t threads) {
-  if (threads == 0) threads = AvailableCores();
-  for (size_t i = 1; i < threads; ++i) workers_.emplace_back([this] { WorkerLoop(); });
+ThreadPool::ThreadPool(size_t threads, const StartThread& start) {
+  if (threads == 0) threads = std::min(AvailableCores(), kMaxThreads);
+  try {
+    workers_.reserve(threads - 1);
+    for (size_t i = 1; i < threads; ++i) {
+      if (start) workers_.push_back(start([this] { WorkerLoop(); }));
+      else workers_.emplace_back([this] { WorkerLoop(); });
+    }
+  } catch (...) {
+    // No destructor runs for a constructor that throws: without this, the
+    // members' destructors would destroy joinable threads (std::terminate)
+    // and condition variables that running workers still wait on (a hang).
+    StopWorkers();
+    throw;
+  }
 }
 
-ThreadPool::~ThreadPool() {
+ThreadPool::~ThreadPool() { StopWorkers(); }
+
+void ThreadPool::StopWorkers() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stop_ = true;
     generation_.fetch_add(1);
   }
   wake_.notify_all();
-  for (auto& w : workers_) w.join();
+  for (auto& w : workers_)
+    if (w.joinable()) w.join();
 }
 
 void ThreadPool::Work(Job& job) {

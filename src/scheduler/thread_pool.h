@@ -23,8 +23,20 @@ namespace webnn::scheduler {
 
 class ThreadPool final : public core::ParallelFor {
  public:
-  // `threads` includes the caller; 0 = the cores available to this process.
-  explicit ThreadPool(size_t threads = 0);
+  // The most threads a pool may have (MLContextOptions::numThreads is checked
+  // against it): 4x the largest core counts of today's servers (256), and low
+  // enough that a bad value (e.g. -1 read as 4294967295) is refused up front
+  // instead of starting threads until the OS refuses one.
+  static constexpr size_t kMaxThreads = 1024;
+
+  // Starts one worker running `body`; std::thread's constructor by default.
+  // Tests replace it to make a start fail as an exhausted OS would.
+  using StartThread = std::function<std::thread(std::function<void()> body)>;
+
+  // `threads` includes the caller; 0 = the cores available to this process
+  // (at most kMaxThreads). If a worker cannot be started (std::system_error),
+  // the workers already running are stopped and joined, then it is rethrown.
+  explicit ThreadPool(size_t threads = 0, const StartThread& start = {});
   ~ThreadPool() override;
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
@@ -46,6 +58,7 @@ class ThreadPool final : public core::ParallelFor {
   };
 
   void WorkerLoop();
+  void StopWorkers();
   void Work(Job& job);
 
   std::vector<std::thread> workers_;

@@ -4,6 +4,10 @@
 #include <string>
 #include <thread>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 #include "commands.h"
 #include "webnn/webnn.h"
 
@@ -26,6 +30,16 @@ std::string Short(MLOperandDataType t) {
   return "?";
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+// CPUID leaf 1, ECX bit 29. (clang 14 rejects __builtin_cpu_supports("f16c").)
+// F16C instructions use the AVX register state, so they need AVX enabled too.
+bool HasF16c() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
+  return (ecx & bit_F16C) != 0 && __builtin_cpu_supports("avx");
+}
+#endif
+
 std::string CpuFeatures() {
   std::string s;
 #if defined(__x86_64__) || defined(__i386__)
@@ -39,7 +53,7 @@ std::string CpuFeatures() {
       {"avx", static_cast<bool>(__builtin_cpu_supports("avx"))},
       {"avx2", static_cast<bool>(__builtin_cpu_supports("avx2"))},
       {"fma", static_cast<bool>(__builtin_cpu_supports("fma"))},
-      {"f16c", static_cast<bool>(__builtin_cpu_supports("f16c"))},
+      {"f16c", HasF16c()},
       {"avx512f", static_cast<bool>(__builtin_cpu_supports("avx512f"))},
       {"avx512bw", static_cast<bool>(__builtin_cpu_supports("avx512bw"))},
       {"avx512vl", static_cast<bool>(__builtin_cpu_supports("avx512vl"))},
@@ -47,7 +61,7 @@ std::string CpuFeatures() {
       {"avx512bf16", static_cast<bool>(__builtin_cpu_supports("avx512bf16"))},
   };
   for (const auto& f : features)
-    if (f.present) s += (s.empty() ? "" : " ") + std::string(f.name);
+    if (f.present) s.append(s.empty() ? "" : " ").append(f.name);  // (not "" + string: GCC 12 -Wrestrict)
 #elif defined(__aarch64__)
   s = "aarch64 (neon)";
 #endif
@@ -62,7 +76,7 @@ std::string TypesOf(const MLOperatorSupportLimits& limits) {
     auto it = limits.find(slot);
     if (it == limits.end()) continue;
     if (std::string(slot) == "condition") it = limits.find("trueValue");  // where: the value type
-    for (MLOperandDataType t : it->second.dataTypes) s += (s.empty() ? "" : ",") + Short(t);
+    for (MLOperandDataType t : it->second.dataTypes) s.append(s.empty() ? "" : ",").append(Short(t));
     break;
   }
   return s.empty() ? "-" : s;

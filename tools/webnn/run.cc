@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -113,13 +114,23 @@ std::string ShapeString(const std::vector<uint32_t>& s) {
   return out + "]";
 }
 
+// A non-negative decimal integer that fits in 32 bits, or invalid_argument
+// naming the option (std::stoul would turn "-1" into 4294967295).
+uint32_t ParseUint32(const std::string& text, const std::string& option) {
+  const bool digits = !text.empty() && text.size() <= 10 &&
+                      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (!digits || std::stoull(text) > UINT32_MAX)
+    throw std::invalid_argument(option + ": expected a non-negative integer below 2^32, got '" + text + "'");
+  return static_cast<uint32_t>(std::stoull(text));
+}
+
 void Usage() {
   std::printf(
       "usage: webnn run [options] GRAPH.json\n"
       "Loads a webnn-graph JSON file and its weights, runs it and prints each output's\n"
       "shape, statistics and the wall time.\n"
       "  --device D              reference, cpu, gpu or auto (default)\n"
-      "  --threads N             cpu device threads (default: all cores)\n"
+      "  --threads N             cpu device threads, at most 1024 (default: all cores)\n"
       "  --no-passes             run the graph as built: no graph passes (fusions, ...)\n"
       "  --nhwc-layout           also run the experimental nhwc layout pass\n"
       "  --weights FILE          .weights or .safetensors (default: next to GRAPH.json)\n"
@@ -156,7 +167,7 @@ int Run(const Args& args) {
     } else if (a == "--device") {
       context_options.device = ParseDevice(value());
     } else if (a == "--threads") {
-      context_options.numThreads = static_cast<uint32_t>(std::stoul(value()));
+      context_options.numThreads = ParseUint32(value(), "--threads");
     } else if (a == "--no-passes") {
       context_options.graphPasses = false;
     } else if (a == "--nhwc-layout") {
@@ -173,7 +184,7 @@ int Run(const Args& args) {
       reference_files[k] = v;
     } else if (a == "--dim") {
       auto [k, v] = SplitAssign(value(), "--dim");
-      dims[k] = static_cast<uint32_t>(std::stoul(v));
+      dims[k] = ParseUint32(v, "--dim " + k);
     } else if (a == "--seed") {
       seed = std::stoull(value());
     } else if (a == "--tolerance") {
