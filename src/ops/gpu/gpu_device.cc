@@ -18,8 +18,8 @@ std::atomic<uint64_t> next_buffer_serial{1};
 
 class GpuBuffer final : public DeviceBuffer {
  public:
-  GpuBuffer(std::shared_ptr<VulkanDevice> device, uint64_t bytes, bool host_visible)
-      : DeviceBuffer(bytes), device_(std::move(device)), memory_(device_->CreateBuffer(bytes, host_visible)),
+  GpuBuffer(std::shared_ptr<VulkanDevice> device, uint64_t bytes, bool host_visible, std::string_view what)
+      : DeviceBuffer(bytes), device_(std::move(device)), memory_(device_->CreateBuffer(bytes, host_visible, what)),
         serial_(next_buffer_serial++) {}
   ~GpuBuffer() override { device_->DestroyBuffer(memory_); }
   const VulkanBuffer& memory() const { return memory_; }
@@ -143,11 +143,12 @@ class GpuProgram final : public DeviceProgram {
       scratch.resize(std::max(scratch.size(), p.plan.scratch_bytes.size()));
       for (size_t i = 0; i < p.plan.scratch_bytes.size(); ++i)
         if (!scratch[i] || scratch[i]->size() < p.plan.scratch_bytes[i])
-          scratch[i] = std::make_unique<GpuBuffer>(device_, p.plan.scratch_bytes[i], false);
+          scratch[i] = std::make_unique<GpuBuffer>(device_, p.plan.scratch_bytes[i], false,
+                                                   StrCat("scratch of ", OpName(program_.steps[s].op)));
       planned.push_back(std::move(p));
     }
     if (!params_ || params_->size() < param_bytes)
-      params_ = std::make_unique<GpuBuffer>(device_, std::max<uint64_t>(param_bytes, 256), true);
+      params_ = std::make_unique<GpuBuffer>(device_, std::max<uint64_t>(param_bytes, 256), true, "shader parameters");
     std::byte* param_memory = params_->memory().mapped;
 
     if (!cmd_) cmd_ = device_->AllocateCommandBuffer();
@@ -296,8 +297,8 @@ class GpuDevice final : public Device {
     return s;
   }
 
-  std::shared_ptr<DeviceBuffer> Allocate(size_t bytes) override {
-    return std::make_shared<GpuBuffer>(vulkan_, bytes, false);
+  std::shared_ptr<DeviceBuffer> Allocate(size_t bytes, std::string_view what) override {
+    return std::make_shared<GpuBuffer>(vulkan_, bytes, false, what);
   }
 
   void Upload(DeviceBuffer& buffer, size_t offset, std::span<const std::byte> data) override {
@@ -375,7 +376,7 @@ class GpuDevice final : public Device {
  private:
   static constexpr size_t kStagingBytes = 16u << 20;  // bounded staging: 16 MiB at a time
   VulkanBuffer& Staging() {
-    if (!staging_) staging_ = std::make_unique<GpuBuffer>(vulkan_, kStagingBytes, true);
+    if (!staging_) staging_ = std::make_unique<GpuBuffer>(vulkan_, kStagingBytes, true, "staging");
     return const_cast<VulkanBuffer&>(staging_->memory());
   }
 

@@ -16,7 +16,7 @@ double TimeProbe(VulkanDevice& dev, const char* shader, const std::vector<Vulkan
   const VulkanApi& vk = dev.vk();
   std::vector<uint32_t> params(kParamHeaderWords, 0);  // every binding at offset 0
   params.insert(params.end(), kernel_params.begin(), kernel_params.end());
-  VulkanBuffer p = dev.CreateBuffer(params.size() * 4, true);
+  VulkanBuffer p = dev.CreateBuffer(params.size() * 4, true, "probe parameters");
   std::memcpy(p.mapped, params.data(), params.size() * 4);
   std::vector<VkDescriptorBufferInfo> infos{{p.buffer, 0, VK_WHOLE_SIZE}};
   for (VulkanBuffer* b : buffers) infos.push_back({b->buffer, 0, VK_WHOLE_SIZE});
@@ -50,7 +50,7 @@ constexpr int kRuns = 5;
 
 double ProbeFma(VulkanDevice& dev) {
   uint32_t groups = 64, iterations = 256;
-  VulkanBuffer out = dev.CreateBuffer(uint64_t{65535} * 256 * 4, false);
+  VulkanBuffer out = dev.CreateBuffer(uint64_t{65535} * 256 * 4, false, "the FMA probe");
   const std::vector<VulkanBuffer*> buffers{&out};
   const std::vector<uint32_t> base{0, FloatBits(0.999f), FloatBits(1e-3f)};
   auto run = [&] {
@@ -75,7 +75,7 @@ double ProbeCopy(VulkanDevice& dev) {
   // 256 MiB each way on a GPU (beyond any cache), 64 MiB on a CPU implementation.
   const uint64_t bytes = std::min<uint64_t>(dev.is_cpu() ? 64u << 20 : 256u << 20,
                                             dev.features().max_storage_buffer_range / 16 * 16);
-  VulkanBuffer a = dev.CreateBuffer(bytes, false), o = dev.CreateBuffer(bytes, false);
+  VulkanBuffer a = dev.CreateBuffer(bytes, false, "the copy probe"), o = dev.CreateBuffer(bytes, false, "the copy probe");
   const std::vector<VulkanBuffer*> buffers{&a, &o};
   const uint32_t vec4s = static_cast<uint32_t>(bytes / 16);
   double best = 0;

@@ -365,14 +365,14 @@ void VulkanDevice::InjectFault(VkResult result, bool on_allocation) {
   inject_on_allocation_ = on_allocation;
 }
 
-VulkanBuffer VulkanDevice::CreateBuffer(uint64_t bytes, bool host_visible) {
+VulkanBuffer VulkanDevice::CreateBuffer(uint64_t bytes, bool host_visible, std::string_view what) {
   if (lost_) Check(VK_ERROR_DEVICE_LOST, "allocating memory");
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (injected_ != VK_SUCCESS && inject_on_allocation_) {
       const VkResult r = injected_;
       injected_ = VK_SUCCESS;
-      Check(r, "vkAllocateMemory (injected fault)");
+      Check(r, StrCat("vkAllocateMemory of ", bytes, " bytes for ", what, " (injected fault)").c_str());
     }
   }
   const VulkanApi& vk = *vk_;
@@ -402,8 +402,8 @@ VulkanBuffer VulkanDevice::CreateBuffer(uint64_t bytes, bool host_visible) {
   const VkResult r = vk.vkAllocateMemory(device_, &mai, nullptr, &b.memory);
   if (r != VK_SUCCESS) {
     vk.vkDestroyBuffer(device_, b.buffer, nullptr);
-    throw QuotaExceededError(StrCat("gpu device '", properties_.deviceName, "': allocating ", bytes,
-                                    " bytes of device memory failed with ", VkResultName(r)));
+    throw QuotaExceededError(StrCat("gpu device '", properties_.deviceName, "': allocating ", bytes, " bytes for ",
+                                    what, " failed with ", VkResultName(r)));
   }
   vk.vkBindBufferMemory(device_, b.buffer, b.memory, 0);
   if (memory_.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {

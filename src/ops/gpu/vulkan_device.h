@@ -11,6 +11,7 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/data_type.h"
@@ -64,9 +65,10 @@ class VulkanDevice {
   // Data types the shaders can use on this device.
   core::DataTypeSet SupportedTypes() const;
 
-  // Device memory for a tensor; zero-filled. Throws QuotaExceededError when the
-  // device is out of memory, OperationError when lost.
-  VulkanBuffer CreateBuffer(uint64_t bytes, bool host_visible);
+  // Device memory for a tensor; zero-filled. Throws QuotaExceededError naming
+  // the size and `what` it is for when the device is out of memory,
+  // OperationError when lost.
+  VulkanBuffer CreateBuffer(uint64_t bytes, bool host_visible, std::string_view what);
   void DestroyBuffer(VulkanBuffer& buffer);
 
   // The cached pipeline of an embedded shader with its specialization
