@@ -78,7 +78,7 @@ GpuPlan Plan(const GpuStepInfo& s) {
   }
   d.params.push_back(has);
   d.groups = GridFor(n);
-  return {{d}, {}};
+  return SplitElementwise(d, n, ByteLengthFor(type, 1), s.max_binding_bytes);
 }
 
 }  // namespace

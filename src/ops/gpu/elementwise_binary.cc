@@ -1,6 +1,4 @@
 // gpu kernel of add, sub, mul, div, max, min, pow: shaders/elementwise_binary.comp.
-#include <algorithm>
-
 #include "core/strings.h"
 #include "ops/gpu/gpu_kernel.h"
 
@@ -24,30 +22,21 @@ GpuPlan Plan(const GpuStepInfo& s) {
   const GpuOperand& b = s.inputs[1];
   const GpuOperand& out = s.outputs[0];
   const bool same_shapes = a.shape == out.shape && b.shape == out.shape;
-  const uint64_t total = out.elements();
+  const uint32_t n = Count32(out.elements());
+  GpuDispatch d;
+  d.shader = core::StrCat("elementwise_binary.", TypeSuffix(out.type));
+  d.bindings = {GpuBinding::Input(0), GpuBinding::Input(1), GpuBinding::Output(0)};
+  d.params = {n, OpCode(s.op)};
+  d.constants = {OpCode(s.op)};
+  PushShape(d.params, out.shape);
+  PushBroadcastStrides(d.params, a.shape, out.shape);
+  PushBroadcastStrides(d.params, b.shape, out.shape);
+  d.params.push_back(same_shapes ? 1u : 0u);
+  d.groups = GridFor(n);
   // Same-shape operands larger than one binding may span (128 MiB on
-  // lavapipe) run as several dispatches over sub-ranges; 4 KiB of slack
-  // covers the binding's alignment.
-  const uint64_t elem = ByteLengthFor(out.type, 1);
-  const uint64_t chunk = same_shapes ? std::max<uint64_t>((s.max_binding_bytes - 4096) / elem, 1) : total;
-  GpuPlan plan;
-  for (uint64_t first = 0; first < total; first += chunk) {
-    const uint32_t n = Count32(std::min(chunk, total - first));
-    GpuDispatch d;
-    d.shader = core::StrCat("elementwise_binary.", TypeSuffix(out.type));
-    d.bindings = {GpuBinding::Input(0), GpuBinding::Input(1), GpuBinding::Output(0)};
-    if (chunk < total)
-      for (GpuBinding& bind : d.bindings) bind = bind.Range(first, n);
-    d.params = {n, OpCode(s.op)};
-    d.constants = {OpCode(s.op)};
-    PushShape(d.params, out.shape);
-    PushBroadcastStrides(d.params, a.shape, out.shape);
-    PushBroadcastStrides(d.params, b.shape, out.shape);
-    d.params.push_back(same_shapes ? 1u : 0u);
-    d.groups = GridFor(n);
-    plan.dispatches.push_back(std::move(d));
-  }
-  return plan;
+  // lavapipe) run over sub-ranges; broadcasting ones are refused at build.
+  if (!same_shapes) return {{d}, {}};
+  return SplitElementwise(d, n, ByteLengthFor(out.type, 1), s.max_binding_bytes);
 }
 
 }  // namespace

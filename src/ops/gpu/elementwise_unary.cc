@@ -36,17 +36,18 @@ GpuPlan Plan(const GpuStepInfo& s) {
   GpuDispatch d;
   d.bindings = {GpuBinding::Input(0), GpuBinding::Output(0)};
   d.groups = GridFor(n);
+  const uint64_t bytes = ByteLengthFor(in.type, 1);
   if (s.op == OpKind::identity) {
-    d.shader = core::StrCat("elementwise_unary_copy.", ByteLengthFor(in.type, 1) * 8);
+    d.shader = core::StrCat("elementwise_unary_copy.", bytes * 8);
     d.params = {n};
-    return {{d}, {}};
+    return SplitElementwise(d, n, bytes, s.max_binding_bytes);
   }
   if (!IsFloatingPoint(in.type) && s.op != OpKind::abs && s.op != OpKind::neg && s.op != OpKind::sign)
     throw NotSupportedError(core::StrCat("gpu device: ", OpName(s.op), " has no ", ToString(in.type), " kernel"));
   d.shader = core::StrCat("elementwise_unary.", TypeSuffix(in.type));
   d.params = {n, OpCode(s.op), 0, 0, 0, 0, 0, 0, 0};
   d.constants = {OpCode(s.op)};
-  return {{d}, {}};
+  return SplitElementwise(d, n, bytes, s.max_binding_bytes);
 }
 
 }  // namespace

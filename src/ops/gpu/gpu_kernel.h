@@ -123,6 +123,12 @@ void PushBroadcastStrides(std::vector<uint32_t>& params, const std::vector<uint3
 // 2 GiB, so element counts of byte-sized and larger types always fit).
 uint32_t Count32(uint64_t n);
 
+// A one-to-one element-wise dispatch (every binding indexed by the same element
+// index i < params[0] = n) as one dispatch, or as several over sub-ranges when
+// the widest operand (`element_bytes` per element) exceeds what one binding may
+// span: each gets its own n, ranges and grid.
+GpuPlan SplitElementwise(const GpuDispatch& d, uint64_t n, uint64_t element_bytes, uint64_t max_binding_bytes);
+
 // Low and high words of a 64-bit value, for parameters that do not fit 32 bits.
 void PushU64(std::vector<uint32_t>& params, uint64_t v);
 // float bits as a word (attributes like alpha).

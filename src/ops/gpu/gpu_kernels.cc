@@ -92,6 +92,25 @@ uint32_t Count32(uint64_t n) {
   return static_cast<uint32_t>(n);
 }
 
+GpuPlan SplitElementwise(const GpuDispatch& d, uint64_t n, uint64_t element_bytes, uint64_t max_binding_bytes) {
+  // 4 KiB of slack covers the binding's alignment.
+  const uint64_t chunk = std::max<uint64_t>((max_binding_bytes - 4096) / std::max<uint64_t>(element_bytes, 1), 1);
+  GpuPlan plan;
+  if (n <= chunk) {
+    plan.dispatches.push_back(d);
+    return plan;
+  }
+  for (uint64_t first = 0; first < n; first += chunk) {
+    GpuDispatch part = d;
+    const uint64_t count = std::min(chunk, n - first);
+    for (GpuBinding& b : part.bindings) b = b.Range(first, count);
+    part.params[0] = Count32(count);
+    part.groups = GridFor(count);
+    plan.dispatches.push_back(std::move(part));
+  }
+  return plan;
+}
+
 void PushU64(std::vector<uint32_t>& params, uint64_t v) {
   params.push_back(static_cast<uint32_t>(v));
   params.push_back(static_cast<uint32_t>(v >> 32));
