@@ -64,7 +64,7 @@ void F32ToBytes(const float* in, uint8_t* out, size_t n, float lo, float hi) {
     auto x = LoadPart(d, in + k, c);
     x = hn::IfThenZeroElse(hn::IsNaN(x), x);
     x = hn::Min(hn::Max(x, vlo), vhi);
-    StorePart(hn::TruncateTo(d8, hn::BitCast(du, hn::ConvertTo(di, x))), d8, out + k, c);
+    StorePart(Truncate(d8, hn::BitCast(du, hn::ConvertTo(di, x))), d8, out + k, c);
   });
 }
 
@@ -196,7 +196,7 @@ template <typename T>
 void I64ToNarrow(const uint64_t* in, T* out, size_t n) {
   const hn::ScalableTag<uint64_t> du;
   const hn::Rebind<T, decltype(du)> dt;
-  ForEachVector(du, n, [&](size_t k, size_t c) { StorePart(hn::TruncateTo(dt, LoadPart(du, in + k, c)), dt, out + k, c); });
+  ForEachVector(du, n, [&](size_t k, size_t c) { StorePart(Truncate(dt, LoadPart(du, in + k, c)), dt, out + k, c); });
 }
 
 // ---------------------------------------------------------------------------

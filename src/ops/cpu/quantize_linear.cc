@@ -88,7 +88,7 @@ HWY_INLINE void QuantizeT(const void* x_raw, const T* scale, const T* zp, bool p
     auto v = hn::Add(RoundEvenQuotient(d, vx, s, hn::Div(vx, s)), z);
     v = hn::IfThenZeroElse(hn::IsNaN(v), v);
     v = hn::Min(hn::Max(v, vlo), vhi);
-    StorePart(hn::TruncateTo(dout, hn::BitCast(du, hn::ConvertTo(di, v))), dout, out + k, c);
+    StorePart(Truncate(dout, hn::BitCast(du, hn::ConvertTo(di, v))), dout, out + k, c);
   });
 }
 

@@ -233,6 +233,33 @@ namespace {  // internal linkage (see the top of the file)
 // byte loads; Highway's MaskedLoad emulation reads the full vector).
 // ---------------------------------------------------------------------------
 
+// hn::TruncateTo (keep the low bits of each unsigned lane), except on AVX3_DL,
+// where Highway 1.0.3 gets it wrong: x86_512-inl.h's u32->u8 permutes with
+// _mm512_permutexvar_epi32 instead of _epi8, and x86_256-inl.h's
+// LookupAndConcatHalves/Quarters and u64->u8 pass index and table to
+// _mm256_permutexvar_epi8 swapped (wrong 512-bit u32->u8 and 256-bit u32->u8,
+// u32->u16, u16->u8, u64->u8, u64->u16). There the low bits are masked and
+// narrowed with DemoteTo (packs, no AVX3_DL code), whose saturation then
+// changes nothing; 64-bit lanes go through u64->u32, which is correct.
+template <class DN, class V>
+HWY_INLINE hn::Vec<DN> Truncate(DN dn, V v) {
+#if HWY_TARGET == HWY_AVX3_DL
+  using TW = hn::TFromV<V>;
+  using TN = hn::TFromD<DN>;
+  const hn::DFromV<V> dw;
+  if constexpr (sizeof(TW) == 8) {
+    const auto v32 = hn::TruncateTo(hn::Rebind<uint32_t, decltype(dw)>(), v);
+    if constexpr (sizeof(TN) == 4) return v32;
+    else return Truncate(dn, v32);
+  } else {
+    const auto low = hn::And(v, hn::Set(dw, static_cast<TW>(std::numeric_limits<TN>::max())));
+    return hn::DemoteTo(dn, hn::BitCast(hn::RebindToSigned<decltype(dw)>(), low));
+  }
+#else
+  return hn::TruncateTo(dn, v);
+#endif
+}
+
 template <class D>
 HWY_INLINE hn::Vec<D> LoadPart(D d, const hn::TFromD<D>* HWY_RESTRICT p, size_t count) {
   using T = hn::TFromD<D>;
@@ -583,7 +610,7 @@ HWY_INLINE hn::Vec<hn::Rebind<uint8_t, D>> MaskToU8(D d, M m) {
     (void)d;
     return ones;
   } else {
-    return hn::TruncateTo(d8, ones);
+    return Truncate(d8, ones);
   }
 }
 
@@ -659,7 +686,7 @@ struct ByteAsF32Lanes {
     const hn::Rebind<uint32_t, D> du;
     const hn::Rebind<uint8_t, D> d8;
     const hn::Rebind<T, D> dm;
-    StorePart(hn::BitCast(dm, hn::TruncateTo(d8, hn::BitCast(du, hn::ConvertTo(di, v)))), dm, p, count);
+    StorePart(hn::BitCast(dm, Truncate(d8, hn::BitCast(du, hn::ConvertTo(di, v)))), dm, p, count);
   }
 };
 
@@ -687,7 +714,7 @@ struct Int32AsF64Lanes {
     const hn::Rebind<uint64_t, D> du64;
     const hn::Rebind<uint32_t, D> du32;
     const hn::Rebind<T, D> dm;
-    StorePart(hn::BitCast(dm, hn::TruncateTo(du32, hn::BitCast(du64, hn::ConvertTo(di64, v)))), dm, p, count);
+    StorePart(hn::BitCast(dm, Truncate(du32, hn::BitCast(du64, hn::ConvertTo(di64, v)))), dm, p, count);
   }
 };
 
@@ -852,7 +879,7 @@ HWY_INLINE void PackNibbles(const uint8_t* in, uint8_t* out, size_t n) {
     const auto w = hn::Load(d16, buf);
     const auto packed =
         hn::Or(hn::And(w, hn::Set(d16, uint16_t{0x0F})), hn::ShiftLeft<4>(hn::And(hn::ShiftRight<8>(w), hn::Set(d16, uint16_t{0x0F}))));
-    StorePart(hn::TruncateTo(d8h, packed), d8h, out + k, count);
+    StorePart(Truncate(d8h, packed), d8h, out + k, count);
   });
   if (n & 1) out[pairs] = static_cast<uint8_t>(in[n - 1] & 0x0F);  // the other nibble is unused
 }
