@@ -56,7 +56,8 @@ using GraphBody = std::function<MLNamedOperands(MLGraphBuilder&, const std::vect
 
 // Builds `body` on both devices (inputs named in0, in1, ...), dispatches with
 // the same random data and CHECKs every output. Returns the number of elements
-// compared. `what` names the case in failure messages.
+// compared: 0 when the device may leave ops out and refused the graph
+// (RunUnlessUnsupported, test_util.h). `what` names the case in messages.
 size_t CheckAgainstReference(MLDeviceType device, const std::string& what, const std::vector<InputSpec>& inputs,
                              const GraphBody& body, Tolerance tolerance, uint64_t seed);
 // The same with the device under test created from `options` (e.g. graph

@@ -1,8 +1,119 @@
 #include "test_util.h"
 
+#include <cstdlib>
+#include <mutex>
+#include <sstream>
 #include <stdexcept>
 
+#include "io/test_vectors.h"
+
 namespace webnn::test {
+
+// ---- The device under test ---------------------------------------------------
+
+namespace {
+
+std::optional<MLDeviceType>& ChosenDevice() {
+  static std::optional<MLDeviceType> device;
+  return device;
+}
+
+}  // namespace
+
+std::optional<MLDeviceType> ParseDeviceName(const std::string& name) {
+  for (MLDeviceType d : {MLDeviceType::kReference, MLDeviceType::kCpu, MLDeviceType::kGpu})
+    if (name == ToString(d)) return d;
+  return std::nullopt;
+}
+
+void SetDeviceUnderTest(MLDeviceType device) { ChosenDevice() = device; }
+
+MLDeviceType DeviceUnderTest() {
+  std::optional<MLDeviceType>& device = ChosenDevice();
+  if (!device) {
+    // main() sets it; a test binary with another main() reads the environment.
+    const char* env = std::getenv("WEBNN_TEST_DEVICE");
+    const std::optional<MLDeviceType> parsed = ParseDeviceName(env ? env : "cpu");
+    if (!parsed) throw std::invalid_argument(std::string("WEBNN_TEST_DEVICE: unknown device '") + env + "'");
+    device = *parsed;
+  }
+  return *device;
+}
+
+std::string DeviceUnderTestName() { return std::string(ToString(DeviceUnderTest())); }
+
+PinDeviceUnderTest::PinDeviceUnderTest(MLDeviceType device) : saved_(DeviceUnderTest()) {
+  SetDeviceUnderTest(device);
+}
+PinDeviceUnderTest::~PinDeviceUnderTest() { SetDeviceUnderTest(saved_); }
+
+bool DeviceUnderTestRunsPasses() {
+  if (DeviceUnderTest() != MLDeviceType::kReference) return true;
+  WARN("the reference device runs graphs as built, without passes: nothing to check");
+  return false;
+}
+
+// ---- Cases a device under test does not support ------------------------------
+
+namespace {
+
+struct UnsupportedCases {
+  std::mutex mutex;
+  // device -> reason -> cases
+  std::map<MLDeviceType, std::map<std::string, int>> reasons;
+};
+UnsupportedCases& Unsupported() {
+  static UnsupportedCases cases;
+  return cases;
+}
+
+}  // namespace
+
+bool MayLeaveOpsOut(MLDeviceType device) {
+  return device != MLDeviceType::kReference && device != MLDeviceType::kCpu;
+}
+
+bool RecordUnsupported(MLDeviceType device, const std::string& reason) {
+  UnsupportedCases& u = Unsupported();
+  std::lock_guard<std::mutex> lock(u.mutex);
+  return ++u.reasons[device][reason] == 1;
+}
+
+bool RunUnlessUnsupported(MLDeviceType device, const std::string& what, const std::function<void()>& f) {
+  if (!MayLeaveOpsOut(device)) {
+    f();
+    return true;
+  }
+  try {
+    f();
+  } catch (const MLException& e) {
+    if (!io::IsUnsupportedError(e)) throw;
+    const std::string reason = std::string(e.name()) + ": " + e.what();
+    if (RecordUnsupported(device, reason)) WARN("unsupported on " << ToString(device) << ": " << what << " | " << reason);
+    return false;
+  }
+  return true;
+}
+
+std::string UnsupportedSummary() {
+  UnsupportedCases& u = Unsupported();
+  std::lock_guard<std::mutex> lock(u.mutex);
+  std::ostringstream os;
+  for (const auto& [device, reasons] : u.reasons) {
+    int total = 0;
+    for (const auto& [reason, n] : reasons) total += n;
+    os << ToString(device) << ": " << total << (total == 1 ? " case" : " cases") << " unsupported:\n";
+    size_t shown = 0;
+    for (const auto& [reason, n] : reasons) {
+      if (++shown > 50) {
+        os << "  ... and " << reasons.size() - 50 << " more reasons\n";
+        break;
+      }
+      os << "  " << n << " x " << reason << "\n";
+    }
+  }
+  return os.str();
+}
 
 std::map<std::string, HostTensor> Run(
     MLDeviceType device, const std::vector<HostTensor>& inputs,

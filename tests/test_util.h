@@ -52,6 +52,73 @@ HostTensor Tensor(MLOperandDataType type, std::vector<uint32_t> shape, const std
   return HostTensor{type, std::move(shape), Bytes(values)};
 }
 
+// ---- The device under test --------------------------------------------------
+// The [device] tests run on one device chosen once per process: `webnn_tests
+// --device cpu|gpu|reference` (tests/main.cc), else the environment variable
+// WEBNN_TEST_DEVICE, else cpu. [reference] tests always use the reference
+// device; the few [cpu] tests are about the cpu device itself (Highway
+// targets, kernels called directly) and pin it (PinDeviceUnderTest).
+MLDeviceType DeviceUnderTest();
+std::string DeviceUnderTestName();
+// "reference", "cpu", "gpu" -> the device; nullopt for any other name.
+std::optional<MLDeviceType> ParseDeviceName(const std::string& name);
+// Called by main() once, before any test runs.
+void SetDeviceUnderTest(MLDeviceType device);
+
+// For a [cpu] test whose file shares helpers with the [device] tests:
+// DeviceUnderTest() is `device` while this lives, so those helpers run on the
+// cpu device whatever --device says.
+class PinDeviceUnderTest {
+ public:
+  explicit PinDeviceUnderTest(MLDeviceType device);
+  ~PinDeviceUnderTest();
+  PinDeviceUnderTest(const PinDeviceUnderTest&) = delete;
+  PinDeviceUnderTest& operator=(const PinDeviceUnderTest&) = delete;
+
+ private:
+  MLDeviceType saved_;
+};
+
+// The passes tests check what the passes make of graphs on the device under
+// test; the reference device runs every graph as built. False, with a WARN,
+// when the device under test is the reference device: such a test has
+// nothing to check and returns.
+bool DeviceUnderTestRunsPasses();
+
+// ---- Cases a device under test does not support ------------------------------
+// The reference and cpu devices claim every op and data type: a graph they
+// refuse is a failure. Another device (gpu) may leave some out at first; a
+// graph it refuses, when the reference device ran the same graph, counts as
+// "unsupported on <device>" instead, and main() prints a summary at the end.
+bool MayLeaveOpsOut(MLDeviceType device);
+// Runs `f`, which builds and runs a graph on `device` after the reference
+// device ran the same graph. Returns true when it ran. Returns false when
+// `device` may leave ops out and refused the graph (io::IsUnsupportedError:
+// NotSupportedError, or a TypeError for a data type outside its
+// opSupportLimits()): the case is recorded, with a WARN naming `what` the
+// first time each reason is seen. Any other exception propagates.
+bool RunUnlessUnsupported(MLDeviceType device, const std::string& what, const std::function<void()>& f);
+// For the passes tests' structure checks (which ops a compiled graph runs):
+// returns `build(options)`; when options.device may leave ops out and refuses
+// the graph, records it as above and returns `build` on the cpu device
+// instead. The passes are the same on every device but the reference, so the
+// structure checked is too.
+template <typename Build>
+auto BuildOrFallBackToCpu(const MLContextOptions& options, const std::string& what, const Build& build)
+    -> decltype(build(options)) {
+  std::optional<decltype(build(options))> result;
+  if (RunUnlessUnsupported(options.device, what + " (structure checked on cpu)", [&] { result.emplace(build(options)); }))
+    return std::move(*result);
+  MLContextOptions cpu = options;
+  cpu.device = MLDeviceType::kCpu;
+  return build(cpu);
+}
+// Records one refused case; true the first time `reason` is seen for `device`.
+bool RecordUnsupported(MLDeviceType device, const std::string& reason);
+// "gpu: N cases unsupported:" and one line per distinct reason with its
+// count, for each device that refused cases; empty when none did.
+std::string UnsupportedSummary();
+
 inline MLContext Context(MLDeviceType device = MLDeviceType::kReference) {
   return ML::createContext({.device = device});
 }

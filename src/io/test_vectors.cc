@@ -756,6 +756,13 @@ const KnownFailure* FindKnown(const VectorOptions& options, const std::string& f
 }
 }  // namespace
 
+bool IsUnsupportedError(const MLException& e) {
+  if (dynamic_cast<const NotSupportedError*>(&e)) return true;
+  const std::string_view what = e.what();
+  return dynamic_cast<const TypeError*>(&e) && what.find("data type") != std::string_view::npos &&
+         what.find("is not supported") != std::string_view::npos;
+}
+
 VectorReport RunVectorFile(const std::string& path, const VectorOptions& options) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error(StrCat("cannot open ", path));
@@ -774,6 +781,8 @@ VectorReport RunVectorFile(const std::string& path, const VectorOptions& options
   }
   if (!file.contains("tests")) throw std::runtime_error(StrCat(path, ": neither a conformance nor a validation file"));
   report.kind = VectorFileKind::kConformance;
+  // A device that is not there is no "unsupported" case: this throws.
+  if (options.allow_unsupported) ML::createContext({.device = options.device});
   const std::string file_name = std::filesystem::path(path).filename().string();
   for (const Json& test : file.at("tests")) {
     const std::string name = test.at("name").get<std::string>();
@@ -782,6 +791,14 @@ VectorReport RunVectorFile(const std::string& path, const VectorOptions& options
     try {
       RunConformanceCase(test, options, one);
     } catch (const MLException& e) {
+      if (options.allow_unsupported && IsUnsupportedError(e)) {
+        ++report.skipped;
+        ++report.unsupported;
+        report.unsupported_reasons.push_back(StrCat(e.name(), ": ", e.what()));
+        report.skips.push_back(StrCat(name, " | unsupported on ", DeviceName(options.device), ": ",
+                                      report.unsupported_reasons.back()));
+        continue;
+      }
       ++one.failed;
       one.failures.push_back(StrCat(name, " | ", e.name(), ": ", e.what()));
     } catch (const std::exception& e) {

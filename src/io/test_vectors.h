@@ -17,8 +17,10 @@ struct VectorReport {
   int passed = 0;
   int failed = 0;
   int skipped = 0;
+  int unsupported = 0;  // of the skipped: refused by the device (VectorOptions::allow_unsupported)
   std::vector<std::string> failures;  // one line per failure
   std::vector<std::string> skips;     // one line per skip, with its reason
+  std::vector<std::string> unsupported_reasons;  // one per unsupported case: "NotSupportedError: ..."
 };
 
 // A case expected to fail, with the reason (tests/data/known_failures.json).
@@ -36,7 +38,19 @@ struct VectorOptions {
   // Listed failures count as skips with their reason; a listed case that
   // passes is reported as a failure, so the list cannot go stale.
   std::vector<KnownFailure> known_failures;
+  // For a device that does not cover every op and data type yet (gpu): a
+  // conformance case it refuses (IsUnsupportedError) counts as skipped, and
+  // in `unsupported`, with the reason, instead of failed. Off for the
+  // reference and cpu devices, which claim full coverage.
+  bool allow_unsupported = false;
 };
+
+// Whether `e` says that a device refused a graph it does not support rather
+// than that the graph is invalid: NotSupportedError, or a TypeError for a
+// data type outside the device's opSupportLimits() ("data type X is not
+// supported"). Meaningful for a graph that another device built, since the
+// validation rules are shared.
+bool IsUnsupportedError(const MLException& e);
 
 // Reads `path`, tells the two formats apart by their content and runs every
 // case. Throws std::runtime_error if the file cannot be read or parsed.
