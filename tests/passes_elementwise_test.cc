@@ -1,7 +1,8 @@
-// FuseElementwise (src/graph/fuse_elementwise.cc) and the cpu fusedElementwise
-// kernel: which chains the pass fuses (on graph::Graph directly and on compiled
-// graphs), and that fused graphs give bit-identical results to the unfused cpu
-// path and the reference device's results within tolerance, for random chains
+// FuseElementwise (src/graph/fuse_elementwise.cc) and the device's
+// fusedElementwise kernel: which chains the pass fuses (on graph::Graph
+// directly and on graphs compiled for the device under test), and that fused
+// graphs give bit-identical results to the unfused path on the same device
+// and the reference device's results within tolerance, for random chains
 // of unary, activation and binary ops with broadcast operands, odd sizes,
 // multi-threaded sizes and NaN/Inf.
 #include <algorithm>
@@ -177,17 +178,21 @@ MLOperand Constant(MLGraphBuilder& b, std::vector<uint32_t> shape, float value) 
 }
 
 std::vector<std::string> ExecutedOps(bool passes, const Body& body) {
-  MLContext ctx = ML::createContext({.device = MLDeviceType::kCpu, .graphPasses = passes});
-  MLGraphBuilder builder(ctx);
-  MLGraph graph = builder.build(body(builder));
-  std::vector<std::string> ops;
-  for (uint32_t n : graph.impl()->nodes) ops.emplace_back(ops::OpName(graph.impl()->ir->nodes()[n].op));
-  return ops;
+  return BuildOrFallBackToCpu(
+      {.device = DeviceUnderTest(), .graphPasses = passes}, "fuse elementwise", [&](const MLContextOptions& o) {
+        MLContext ctx = ML::createContext(o);
+        MLGraphBuilder builder(ctx);
+        MLGraph graph = builder.build(body(builder));
+        std::vector<std::string> ops;
+        for (uint32_t n : graph.impl()->nodes) ops.emplace_back(ops::OpName(graph.impl()->ir->nodes()[n].op));
+        return ops;
+      });
 }
 
 }  // namespace
 
-TEST_CASE("fuse elementwise: runs after the activation fusion", "[passes][fuse_elementwise]") {
+TEST_CASE("fuse elementwise: runs after the activation fusion", "[passes][fuse_elementwise][device]") {
+  if (!DeviceUnderTestRunsPasses()) return;
   // relu goes into gemm; exp > mul > tanh is one chain.
   const Body body = [](MLGraphBuilder& b) {
     MLOperand y = b.relu(b.gemm(Input(b, "a", {5, 6}), Constant(b, {6, 7}, 0.1f)));
@@ -196,7 +201,7 @@ TEST_CASE("fuse elementwise: runs after the activation fusion", "[passes][fuse_e
   CHECK(ExecutedOps(true, body) == Strings{"gemm", "fusedElementwise"});
   CHECK(ExecutedOps(false, body) == Strings{"gemm", "relu", "exp", "mul", "tanh"});
   // Internal ops are not WebNN operators.
-  MLContext ctx = ML::createContext({.device = MLDeviceType::kCpu});
+  MLContext ctx = ML::createContext({.device = DeviceUnderTest()});
   CHECK(ctx.opSupportLimits().operators.count("fusedElementwise") == 0);
   CHECK(ops::ParseOpKind("fusedElementwise") == std::nullopt);
   CHECK(ops::OpName(OpKind::fusedElementwise) == "fusedElementwise");
@@ -376,7 +381,7 @@ std::vector<float> Run(const MLContextOptions& options, const std::vector<InputS
   return FromBytes<float>(ctx.readTensor(outputs["out"]));
 }
 
-// Fused == unfused bit for bit (any NaN matches any NaN).
+// Fused == unfused on the same device, bit for bit (any NaN matches any NaN).
 void CheckIdentical(const std::vector<float>& fused, const std::vector<float>& unfused) {
   REQUIRE(fused.size() == unfused.size());
   size_t bad = 0, first = 0;
@@ -386,7 +391,7 @@ void CheckIdentical(const std::vector<float>& fused, const std::vector<float>& u
     if (!same && bad++ == 0) first = k;
   }
   if (bad)
-    FAIL_CHECK(bad << " of " << fused.size() << " elements differ from the unfused cpu result; first at " << first
+    FAIL_CHECK(bad << " of " << fused.size() << " elements differ from the unfused result; first at " << first
                    << ": fused " << fused[first] << ", unfused " << unfused[first]);
 }
 
@@ -408,7 +413,8 @@ void CheckNear(const std::vector<float>& got, const std::vector<float>& want) {
                    << got[first] << ", reference " << want[first]);
 }
 
-// Runs a case on the reference device and on cpu with and without passes.
+// Runs a case on the reference device and on the device under test with and
+// without passes.
 void CheckCase(const Case& c, uint64_t seed, double special, bool against_reference) {
   INFO(Describe(c) << " (seed " << seed << ")");
   const std::vector<InputSpec> specs = Specs(c, special);
@@ -417,8 +423,12 @@ void CheckCase(const Case& c, uint64_t seed, double special, bool against_refere
   for (const InputSpec& s : specs) data.push_back(RandomTensorData(s, rng));
   const GraphBody body = MakeBody(c);
   std::vector<std::string> executed;
-  const auto fused = Run({.device = MLDeviceType::kCpu, .graphPasses = true}, specs, data, body, &executed);
-  const auto unfused = Run({.device = MLDeviceType::kCpu, .graphPasses = false}, specs, data, body);
+  std::vector<float> fused, unfused;
+  if (!RunUnlessUnsupported(DeviceUnderTest(), Describe(c), [&] {
+        fused = Run({.device = DeviceUnderTest(), .graphPasses = true}, specs, data, body, &executed);
+        unfused = Run({.device = DeviceUnderTest(), .graphPasses = false}, specs, data, body);
+      }))
+    return;
   // Every chain of two or more steps that are not all identity is fused.
   CHECK(std::count(executed.begin(), executed.end(), "fusedElementwise") == 1);
   CheckIdentical(fused, unfused);
@@ -430,8 +440,9 @@ void CheckCase(const Case& c, uint64_t seed, double special, bool against_refere
 
 }  // namespace
 
-TEST_CASE("fuse elementwise: random chains match the unfused cpu path and the reference",
-          "[passes][fuse_elementwise][numerics]") {
+TEST_CASE("fuse elementwise: random chains match the unfused path and the reference",
+          "[passes][fuse_elementwise][numerics][device]") {
+  if (!DeviceUnderTestRunsPasses()) return;
   std::mt19937_64 rng(20240611);
   const std::vector<std::vector<uint32_t>> big = {{3, 7, 4099}, {300001}, {2, 3, 5, 4097}, {65536}};
   for (int i = 0; i < 120; ++i) {
@@ -448,7 +459,8 @@ TEST_CASE("fuse elementwise: random chains match the unfused cpu path and the re
 }
 
 TEST_CASE("fuse elementwise: structured chains against the reference with WPT tolerances",
-          "[passes][fuse_elementwise][numerics]") {
+          "[passes][fuse_elementwise][numerics][device]") {
+  if (!DeviceUnderTestRunsPasses()) return;
   // Well-conditioned chains whose error stays within the sum of the ops' WPT
   // tolerances (ulp), with and without the pass.
   struct Structured {
@@ -490,12 +502,13 @@ TEST_CASE("fuse elementwise: structured chains against the reference with WPT to
   uint64_t seed = 7;
   for (const Structured& c : cases)
     for (bool passes : {true, false})
-      CheckAgainstReference(MLContextOptions{.device = MLDeviceType::kCpu, .graphPasses = passes},
+      CheckAgainstReference(MLContextOptions{.device = DeviceUnderTest(), .graphPasses = passes},
                             c.name + (passes ? " (fused)" : " (unfused)"), c.inputs, c.body, Tolerance::Ulp(c.ulp),
                             seed++);
 }
 
-TEST_CASE("fuse elementwise: dynamic dimensions are inferred at dispatch", "[passes][fuse_elementwise]") {
+TEST_CASE("fuse elementwise: dynamic dimensions are inferred at dispatch", "[passes][fuse_elementwise][device]") {
+  if (!DeviceUnderTestRunsPasses()) return;
   auto build_and_run = [](MLDeviceType device, uint32_t batch) {
     MLContext ctx = ML::createContext({.device = device});
     MLGraphBuilder b(ctx);
@@ -514,8 +527,10 @@ TEST_CASE("fuse elementwise: dynamic dimensions are inferred at dispatch", "[pas
     return FromBytes<float>(ctx.readTensor(ot));
   };
   for (uint32_t batch : {1u, 3u, 8u}) {
-    const auto got = build_and_run(MLDeviceType::kCpu, batch);
     const auto want = build_and_run(MLDeviceType::kReference, batch);
+    std::vector<float> got;
+    if (!RunUnlessUnsupported(DeviceUnderTest(), "dynamic batch", [&] { got = build_and_run(DeviceUnderTest(), batch); }))
+      continue;
     CheckNear(got, want);
   }
 }

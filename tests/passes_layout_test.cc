@@ -1,7 +1,7 @@
 // The internal-layout pass (src/graph/layout_pass.h): nchw convolutions run in
 // nhwc with the transposes folded away between layout-agnostic ops. Structure
-// (which nodes and how many transposes remain) and numerics (cpu with and
-// without graph passes against the reference device).
+// (which nodes and how many transposes remain) and numerics (the device under
+// test with and without graph passes against the reference device).
 #include <map>
 #include <random>
 #include <sstream>
@@ -109,21 +109,24 @@ MLNamedOperands OcrLikeNet(MLGraphBuilder& b, const MLOperand& x, MLOperandDataT
 
 MLGraph Build(const MLContextOptions& options, const std::vector<uint32_t>& shape,
               const std::function<MLNamedOperands(MLGraphBuilder&, const MLOperand&)>& body) {
-  MLContext ctx = ML::createContext(options);
-  MLGraphBuilder b(ctx);
-  MLOperandDescriptor desc{F32, {}};
-  for (uint32_t d : shape) desc.shape.emplace_back(d);
-  MLOperand x = b.input("x", desc);
-  return b.build(body(b, x));
+  return BuildOrFallBackToCpu(options, "layout pass", [&](const MLContextOptions& o) {
+    MLContext ctx = ML::createContext(o);
+    MLGraphBuilder b(ctx);
+    MLOperandDescriptor desc{F32, {}};
+    for (uint32_t d : shape) desc.shape.emplace_back(d);
+    MLOperand x = b.input("x", desc);
+    return b.build(body(b, x));
+  });
 }
 
-// The pass is opt-in (MLContextOptions::nhwcLayout).
-const MLContextOptions kCpu{.device = MLDeviceType::kCpu, .nhwcLayout = true};
-const MLContextOptions kCpuDefault{.device = MLDeviceType::kCpu};
-const MLContextOptions kCpuNoPasses{.device = MLDeviceType::kCpu, .graphPasses = false};
+// The pass is opt-in (MLContextOptions::nhwcLayout); on the device under test.
+MLContextOptions Nhwc() { return {.device = DeviceUnderTest(), .nhwcLayout = true}; }
+MLContextOptions Default() { return {.device = DeviceUnderTest()}; }
+MLContextOptions NoPasses() { return {.device = DeviceUnderTest(), .graphPasses = false}; }
 
-TEST_CASE("layout pass: one conv runs in nhwc between two transposes", "[passes][layout]") {
-  MLGraph g = Build(kCpu, {1, 4, 9, 9}, [](MLGraphBuilder& b, const MLOperand& x) {
+TEST_CASE("layout pass: one conv runs in nhwc between two transposes", "[passes][layout][device]") {
+  if (!DeviceUnderTestRunsPasses()) return;
+  MLGraph g = Build(Nhwc(), {1, 4, 9, 9}, [](MLGraphBuilder& b, const MLOperand& x) {
     return MLNamedOperands{{"out", b.conv2d(x, Weights(b, F32, {8, 4, 3, 3}, 0.3, 1), Conv({1, 1, 1, 1}))}};
   });
   const auto ops = CompiledOps(g);
@@ -131,14 +134,15 @@ TEST_CASE("layout pass: one conv runs in nhwc between two transposes", "[passes]
   CHECK(ops.at("conv2d nhwc") == 1);
   CHECK(ops.size() == 2);
   // Without passes the graph runs as built.
-  MLGraph plain = Build(kCpuNoPasses, {1, 4, 9, 9}, [](MLGraphBuilder& b, const MLOperand& x) {
+  MLGraph plain = Build(NoPasses(), {1, 4, 9, 9}, [](MLGraphBuilder& b, const MLOperand& x) {
     return MLNamedOperands{{"out", b.conv2d(x, Weights(b, F32, {8, 4, 3, 3}, 0.3, 1), Conv({1, 1, 1, 1}))}};
   });
   CHECK(CompiledOps(plain) == std::map<std::string, int>{{"conv2d", 1}});
 }
 
-TEST_CASE("layout pass: a residual chain keeps one transpose per input and output", "[passes][layout]") {
-  MLGraph g = Build(kCpu, {2, 8, 10, 10}, [](MLGraphBuilder& b, const MLOperand& x) {
+TEST_CASE("layout pass: a residual chain keeps one transpose per input and output", "[passes][layout][device]") {
+  if (!DeviceUnderTestRunsPasses()) return;
+  MLGraph g = Build(Nhwc(), {2, 8, 10, 10}, [](MLGraphBuilder& b, const MLOperand& x) {
     return ResidualNet(b, x, F32, false);
   });
   const auto ops = CompiledOps(g);
@@ -156,8 +160,9 @@ TEST_CASE("layout pass: a residual chain keeps one transpose per input and outpu
   }
 }
 
-TEST_CASE("layout pass: an intermediate graph output gets its own transpose back", "[passes][layout]") {
-  MLGraph g = Build(kCpu, {2, 8, 10, 10}, [](MLGraphBuilder& b, const MLOperand& x) {
+TEST_CASE("layout pass: an intermediate graph output gets its own transpose back", "[passes][layout][device]") {
+  if (!DeviceUnderTestRunsPasses()) return;
+  MLGraph g = Build(Nhwc(), {2, 8, 10, 10}, [](MLGraphBuilder& b, const MLOperand& x) {
     return ResidualNet(b, x, F32, true);
   });
   const auto ops = CompiledOps(g);
@@ -169,8 +174,9 @@ TEST_CASE("layout pass: an intermediate graph output gets its own transpose back
   CHECK(outs.at("out").shape == std::vector<MLDimension>{2, 6, 5, 5});
 }
 
-TEST_CASE("layout pass: a PP-OCR-like block has one transpose at each end", "[passes][layout]") {
-  MLGraph g = Build(kCpu, {1, 3, 16, 16}, [](MLGraphBuilder& b, const MLOperand& x) {
+TEST_CASE("layout pass: a PP-OCR-like block has one transpose at each end", "[passes][layout][device]") {
+  if (!DeviceUnderTestRunsPasses()) return;
+  MLGraph g = Build(Nhwc(), {1, 3, 16, 16}, [](MLGraphBuilder& b, const MLOperand& x) {
     return OcrLikeNet(b, x, F32);
   });
   const auto ops = CompiledOps(g);
@@ -179,15 +185,17 @@ TEST_CASE("layout pass: a PP-OCR-like block has one transpose at each end", "[pa
   CHECK(!ops.count("conv2d"));
 }
 
-TEST_CASE("layout pass: off unless requested", "[passes][layout]") {
-  MLGraph g = Build(kCpuDefault, {1, 4, 9, 9}, [](MLGraphBuilder& b, const MLOperand& x) {
+TEST_CASE("layout pass: off unless requested", "[passes][layout][device]") {
+  if (!DeviceUnderTestRunsPasses()) return;
+  MLGraph g = Build(Default(), {1, 4, 9, 9}, [](MLGraphBuilder& b, const MLOperand& x) {
     return MLNamedOperands{{"out", b.conv2d(x, Weights(b, F32, {8, 4, 3, 3}, 0.3, 1), Conv({1, 1, 1, 1}))}};
   });
   CHECK(CompiledOps(g) == std::map<std::string, int>{{"conv2d", 1}});
 }
 
-TEST_CASE("layout pass: leaves non-constant filters and nhwc convs alone", "[passes][layout]") {
-  MLContext ctx = ML::createContext(kCpu);
+TEST_CASE("layout pass: leaves non-constant filters and nhwc convs alone", "[passes][layout][device]") {
+  if (!DeviceUnderTestRunsPasses()) return;
+  MLContext ctx = ML::createContext(Nhwc());
   {
     MLGraphBuilder b(ctx);
     MLOperand x = b.input("x", {F32, {1, 4, 9, 9}});
@@ -216,16 +224,17 @@ TEST_CASE("layout pass: leaves non-constant filters and nhwc convs alone", "[pas
   }
 }
 
-// cpu with and without passes against the reference.
+// The device under test with and without passes against the reference.
 void CheckBoth(const std::string& what, const std::vector<InputSpec>& inputs, const GraphBody& body, Tolerance tol,
                uint64_t seed) {
-  CheckAgainstReference(kCpu, what + " (passes)", inputs, body, tol, seed);
-  CheckAgainstReference(kCpuNoPasses, what + " (no passes)", inputs, body, tol, seed);
+  CheckAgainstReference(Nhwc(), what + " (passes)", inputs, body, tol, seed);
+  CheckAgainstReference(NoPasses(), what + " (no passes)", inputs, body, tol, seed);
 }
 
 Tolerance TolFor(MLOperandDataType type) { return Tolerance::Atol(type == F16 ? 2e-2 : 1e-4); }
 
-TEST_CASE("layout pass: small nets match the reference", "[passes][layout]") {
+TEST_CASE("layout pass: small nets match the reference", "[passes][layout][device]") {
+  if (!DeviceUnderTestRunsPasses()) return;
   for (MLOperandDataType type : {F32, F16}) {
     const std::string t = type == F16 ? " f16" : " f32";
     CheckBoth("residual" + t, {{type, {2, 8, 10, 10}}},
@@ -313,7 +322,8 @@ MLNamedOperands RandomStack(MLGraphBuilder& b, MLOperand x, const StackCase& c, 
   return outs;
 }
 
-TEST_CASE("layout pass: random conv stacks match the reference", "[passes][layout]") {
+TEST_CASE("layout pass: random conv stacks match the reference", "[passes][layout][device]") {
+  if (!DeviceUnderTestRunsPasses()) return;
   std::mt19937_64 rng(2024);
   for (int i = 0; i < 24; ++i) {
     StackCase c;
@@ -323,7 +333,7 @@ TEST_CASE("layout pass: random conv stacks match the reference", "[passes][layou
     c.seed = 1000 + i;
     std::string description;
     {  // the description, from one build
-      MLContext ctx = ML::createContext(kCpu);
+      MLContext ctx = ML::createContext(Nhwc());
       MLGraphBuilder b(ctx);
       MLOperand x = b.input("x", {c.type, {c.input[0], c.input[1], c.input[2], c.input[3]}});
       RandomStack(b, x, c, &description);
@@ -338,7 +348,8 @@ TEST_CASE("layout pass: random conv stacks match the reference", "[passes][layou
   }
 }
 
-TEST_CASE("layout pass: named dynamic dimensions", "[passes][layout]") {
+TEST_CASE("layout pass: named dynamic dimensions", "[passes][layout][device]") {
+  if (!DeviceUnderTestRunsPasses()) return;
   // x: [batch, 8, height, 10]; the transposed operands carry the names.
   auto body = [](MLGraphBuilder& b, const MLOperand& x) { return ResidualNet(b, x, F32, true); };
   auto run = [&](const MLContextOptions& options, const std::vector<uint32_t>& shape,
@@ -348,7 +359,7 @@ TEST_CASE("layout pass: named dynamic dimensions", "[passes][layout]") {
     MLOperand x = b.input("x", {F32, {MLDynamicDimension{"batch", 3}, 8, MLDynamicDimension{"height", 16}, 10}});
     MLNamedOperands outs = body(b, x);
     MLGraph g = b.build(outs);
-    if (options.device == MLDeviceType::kCpu) CHECK(CompiledOps(g).at("transpose") == 3);
+    if (options.device != MLDeviceType::kReference) CHECK(CompiledOps(g).at("transpose") == 3);
     MLTensor xt = ctx.createTensor({F32, shape, false, true});
     ctx.writeTensor(xt, data);
     const auto shapes = g.computeShapes({{"x", shape}});
@@ -366,7 +377,7 @@ TEST_CASE("layout pass: named dynamic dimensions", "[passes][layout]") {
     data.resize(shape[0] * 8 * shape[2] * 10);
     for (float& v : data) v = u(rng);
     const auto want = run({.device = MLDeviceType::kReference}, shape, data);
-    const auto got = run(kCpu, shape, data);
+    const auto got = run(Nhwc(), shape, data);
     for (const auto& [name, w] : want) {
       INFO(name << " for x " << shape[0] << "x8x" << shape[2] << "x10");
       REQUIRE(got.at(name).size() == w.size());

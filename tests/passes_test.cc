@@ -1,6 +1,6 @@
 // Graph passes (src/graph/passes.h): what they rewrite, checked on the
-// executed program, and that graphs give the reference device's results with
-// and without them.
+// program the device under test executes, and that graphs give the reference
+// device's results with and without them.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -20,12 +20,14 @@ using Body = std::function<MLNamedOperands(MLGraphBuilder&)>;
 
 // The ops a compiled graph runs, in order.
 std::vector<std::string> ExecutedOps(MLDeviceType device, bool passes, const Body& body) {
-  MLContext ctx = ML::createContext({.device = device, .graphPasses = passes});
-  MLGraphBuilder builder(ctx);
-  MLGraph graph = builder.build(body(builder));
-  std::vector<std::string> ops;
-  for (uint32_t n : graph.impl()->nodes) ops.emplace_back(ops::OpName(graph.impl()->ir->nodes()[n].op));
-  return ops;
+  return BuildOrFallBackToCpu({.device = device, .graphPasses = passes}, "passes", [&](const MLContextOptions& o) {
+    MLContext ctx = ML::createContext(o);
+    MLGraphBuilder builder(ctx);
+    MLGraph graph = builder.build(body(builder));
+    std::vector<std::string> ops;
+    for (uint32_t n : graph.impl()->nodes) ops.emplace_back(ops::OpName(graph.impl()->ir->nodes()[n].op));
+    return ops;
+  });
 }
 
 MLOperand Constant(MLGraphBuilder& b, std::vector<uint32_t> shape, float value) {
@@ -46,13 +48,14 @@ using Strings = std::vector<std::string>;
 
 }  // namespace
 
-TEST_CASE("passes: bias and activation fuse into conv2d, gemm, matmul", "[passes]") {
+TEST_CASE("passes: bias and activation fuse into conv2d, gemm, matmul", "[passes][device]") {
+  if (!DeviceUnderTestRunsPasses()) return;
   const Body conv_add_relu = [](MLGraphBuilder& b) {
     MLOperand y = b.conv2d(Input(b, "x", {1, 3, 8, 8}), Constant(b, {4, 3, 3, 3}, 0.1f));
     return MLNamedOperands{{"out", b.relu(b.add(y, Constant(b, {1, 4, 1, 1}, 0.5f)))}};
   };
-  CHECK(ExecutedOps(MLDeviceType::kCpu, true, conv_add_relu) == Strings{"conv2d"});
-  CHECK(ExecutedOps(MLDeviceType::kCpu, false, conv_add_relu) == Strings{"conv2d", "add", "relu"});
+  CHECK(ExecutedOps(DeviceUnderTest(), true, conv_add_relu) == Strings{"conv2d"});
+  CHECK(ExecutedOps(DeviceUnderTest(), false, conv_add_relu) == Strings{"conv2d", "add", "relu"});
   // The reference device is the oracle: it runs graphs as built.
   CHECK(ExecutedOps(MLDeviceType::kReference, true, conv_add_relu) == Strings{"conv2d", "add", "relu"});
 
@@ -60,50 +63,51 @@ TEST_CASE("passes: bias and activation fuse into conv2d, gemm, matmul", "[passes
     MLOperand y = b.matmul(Input(b, "x", {2, 5, 6}), Constant(b, {6, 7}, 0.1f));
     return MLNamedOperands{{"out", b.sigmoid(b.add(Constant(b, {7}, 0.5f), y))}};
   };
-  CHECK(ExecutedOps(MLDeviceType::kCpu, true, matmul_add_sigmoid) == Strings{"matmul"});
+  CHECK(ExecutedOps(DeviceUnderTest(), true, matmul_add_sigmoid) == Strings{"matmul"});
 
   const Body gemm_add_clamp = [](MLGraphBuilder& b) {
     MLOperand y = b.gemm(Input(b, "a", {5, 6}), Input(b, "b", {6, 7}));
     return MLNamedOperands{{"out", b.clamp(b.add(y, Input(b, "c", {5, 1})), {.minValue = MLNumber(0.0)})}};
   };
-  CHECK(ExecutedOps(MLDeviceType::kCpu, true, gemm_add_clamp) == Strings{"gemm"});
+  CHECK(ExecutedOps(DeviceUnderTest(), true, gemm_add_clamp) == Strings{"gemm"});
 }
 
-TEST_CASE("passes: values still needed elsewhere are not fused away", "[passes]") {
+TEST_CASE("passes: values still needed elsewhere are not fused away", "[passes][device]") {
+  if (!DeviceUnderTestRunsPasses()) return;
   // The conv output is a graph output: the relu stays.
-  CHECK(ExecutedOps(MLDeviceType::kCpu, true, [](MLGraphBuilder& b) {
+  CHECK(ExecutedOps(DeviceUnderTest(), true, [](MLGraphBuilder& b) {
           MLOperand y = b.conv2d(Input(b, "x", {1, 3, 8, 8}), Constant(b, {4, 3, 3, 3}, 0.1f));
           return MLNamedOperands{{"y", y}, {"out", b.relu(y)}};
         }) == Strings{"conv2d", "relu"});
   // Two readers of the conv output.
-  const Strings two = ExecutedOps(MLDeviceType::kCpu, true, [](MLGraphBuilder& b) {
+  const Strings two = ExecutedOps(DeviceUnderTest(), true, [](MLGraphBuilder& b) {
     MLOperand y = b.conv2d(Input(b, "x", {1, 3, 8, 8}), Constant(b, {4, 3, 3, 3}, 0.1f));
     return MLNamedOperands{{"a", b.relu(y)}, {"b", b.sigmoid(y)}};
   });
   CHECK(two.size() == 3);
   // Only one activation per producer; a second one stays a node.
-  CHECK(ExecutedOps(MLDeviceType::kCpu, true, [](MLGraphBuilder& b) {
+  CHECK(ExecutedOps(DeviceUnderTest(), true, [](MLGraphBuilder& b) {
           MLOperand y = b.conv2d(Input(b, "x", {1, 3, 8, 8}), Constant(b, {4, 3, 3, 3}, 0.1f));
           return MLNamedOperands{{"out", b.tanh(b.relu(y))}};
         }) == Strings{"conv2d", "tanh"});
   // A conv whose bias is not a constant keeps the add; an add that broadcasts
   // along more than the channels is not a bias.
-  CHECK(ExecutedOps(MLDeviceType::kCpu, true, [](MLGraphBuilder& b) {
+  CHECK(ExecutedOps(DeviceUnderTest(), true, [](MLGraphBuilder& b) {
           MLOperand y = b.conv2d(Input(b, "x", {1, 3, 8, 8}), Constant(b, {4, 3, 3, 3}, 0.1f),
                                  {.bias = Input(b, "bias", {4})});
           return MLNamedOperands{{"out", b.add(y, Constant(b, {1, 4, 1, 1}, 0.5f))}};
         }) == Strings{"conv2d", "add"});
-  CHECK(ExecutedOps(MLDeviceType::kCpu, true, [](MLGraphBuilder& b) {
+  CHECK(ExecutedOps(DeviceUnderTest(), true, [](MLGraphBuilder& b) {
           MLOperand y = b.conv2d(Input(b, "x", {1, 3, 8, 8}), Constant(b, {4, 3, 3, 3}, 0.1f));
           return MLNamedOperands{{"out", b.add(y, Constant(b, {1, 4, 6, 1}, 0.5f))}};
         }) == Strings{"conv2d", "add"});
   // gemm whose C is taken, or beta != 1: the add stays.
-  CHECK(ExecutedOps(MLDeviceType::kCpu, true, [](MLGraphBuilder& b) {
+  CHECK(ExecutedOps(DeviceUnderTest(), true, [](MLGraphBuilder& b) {
           MLOperand y = b.gemm(Input(b, "a", {5, 6}), Input(b, "b", {6, 7}), {.beta = 2.0});
           return MLNamedOperands{{"out", b.add(y, Input(b, "c", {7}))}};
         }) == Strings{"gemm", "add"});
   // A bias that is not constant cannot become conv2d's packed bias.
-  CHECK(ExecutedOps(MLDeviceType::kCpu, true, [](MLGraphBuilder& b) {
+  CHECK(ExecutedOps(DeviceUnderTest(), true, [](MLGraphBuilder& b) {
           MLOperand y = b.conv2d(Input(b, "x", {1, 3, 8, 8}), Constant(b, {4, 3, 3, 3}, 0.1f));
           return MLNamedOperands{{"out", b.add(y, Input(b, "c", {1, 4, 1, 1}))}};
         }) == Strings{"conv2d", "add"});
@@ -133,7 +137,8 @@ const std::vector<std::pair<std::string, std::function<MLOperand(MLGraphBuilder&
   return list;
 }
 
-// Runs `body` on cpu with and without passes against the reference.
+// Runs `body` on the device under test with and without passes against the
+// reference.
 void CheckBothWays(const std::string& what, const std::vector<InputSpec>& inputs, const GraphBody& body,
                    MLOperandDataType type, uint64_t seed) {
   // Sums of up to ~50 products of values in [-1, 1): float32 within 1e-4;
@@ -141,14 +146,16 @@ void CheckBothWays(const std::string& what, const std::vector<InputSpec>& inputs
   const Tolerance tol = Tolerance::Atol(type == MLOperandDataType::kFloat16 ? 0.05 : 2e-4);
   for (bool passes : {true, false}) {
     INFO(what << (passes ? " (passes)" : " (no passes)"));
-    CHECK(CheckAgainstReference({.device = MLDeviceType::kCpu, .graphPasses = passes}, what, inputs, body, tol,
-                                seed) > 0);
+    const size_t compared =
+        CheckAgainstReference({.device = DeviceUnderTest(), .graphPasses = passes}, what, inputs, body, tol, seed);
+    if (!MayLeaveOpsOut(DeviceUnderTest())) CHECK(compared > 0);  // else 0 when unsupported
   }
 }
 
 }  // namespace
 
-TEST_CASE("passes: fused conv2d / convTranspose2d / gemm / matmul match the reference", "[passes]") {
+TEST_CASE("passes: fused conv2d / convTranspose2d / gemm / matmul match the reference", "[passes][device]") {
+  if (!DeviceUnderTestRunsPasses()) return;
   std::mt19937_64 rng(7);
   uint64_t seed = 1;
   for (MLOperandDataType type : {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16}) {
@@ -208,7 +215,8 @@ TEST_CASE("passes: fused conv2d / convTranspose2d / gemm / matmul match the refe
   }
 }
 
-TEST_CASE("passes: fused clamps keep NaN and infinities as the ops do", "[passes]") {
+TEST_CASE("passes: fused clamps keep NaN and infinities as the ops do", "[passes][device]") {
+  if (!DeviceUnderTestRunsPasses()) return;
   // A 1x1 identity conv and an identity matmul pass the values through to
   // the fused relu / clamp.
   const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
@@ -224,7 +232,10 @@ TEST_CASE("passes: fused clamps keep NaN and infinities as the ops do", "[passes
     };
     const std::vector<HostTensor> inputs = {Tensor(MLOperandDataType::kFloat32, {1, 1, 1, 6}, x)};
     auto want = Run(MLDeviceType::kReference, inputs, body);
-    auto got = Run(MLDeviceType::kCpu, inputs, body);
+    std::map<std::string, HostTensor> got;
+    if (!RunUnlessUnsupported(DeviceUnderTest(), use_clamp ? "fused clamp" : "fused relu",
+                              [&] { got = Run(DeviceUnderTest(), inputs, body); }))
+      continue;
     for (const char* out : {"conv", "matmul"}) {
       const auto w = FromBytes<float>(want[out].data), g = FromBytes<float>(got[out].data);
       REQUIRE(w.size() == g.size());
@@ -237,7 +248,8 @@ TEST_CASE("passes: fused clamps keep NaN and infinities as the ops do", "[passes
   }
 }
 
-TEST_CASE("passes: affine maps and batchNormalization fold into conv2d weights", "[passes]") {
+TEST_CASE("passes: affine maps and batchNormalization fold into conv2d weights", "[passes][device]") {
+  if (!DeviceUnderTestRunsPasses()) return;
   // conv -> mul(per-channel) -> add(scalar) -> batchNormalization -> relu: one conv.
   const auto body = [](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
     MLOperand y = b.conv2d(in[0], in[1], {.padding = std::vector<uint32_t>{1, 1, 1, 1}, .bias = in[2]});
@@ -258,7 +270,7 @@ TEST_CASE("passes: affine maps and batchNormalization fold into conv2d weights",
                                          spec({5}),
                                          spec({5})};
   CheckBothWays("conv+mul+add+batchNorm+relu", inputs, body, MLOperandDataType::kFloat32, 11);
-  CHECK(ExecutedOps(MLDeviceType::kCpu, true, [&](MLGraphBuilder& b) {
+  CHECK(ExecutedOps(DeviceUnderTest(), true, [&](MLGraphBuilder& b) {
           std::vector<MLOperand> in = {Input(b, "x", {2, 3, 9, 7}), Constant(b, {5, 3, 3, 3}, 0.1f),
                                        Constant(b, {5}, 0.2f),      Constant(b, {1, 5, 1, 1}, 1.5f),
                                        Constant(b, {}, 0.25f),      Constant(b, {5}, 0.1f),
@@ -277,13 +289,14 @@ TEST_CASE("passes: affine maps and batchNormalization fold into conv2d weights",
                 },
                 MLOperandDataType::kFloat32, 12);
   // A scale that is not a constant stays a mul.
-  CHECK(ExecutedOps(MLDeviceType::kCpu, true, [](MLGraphBuilder& b) {
+  CHECK(ExecutedOps(DeviceUnderTest(), true, [](MLGraphBuilder& b) {
           MLOperand y = b.conv2d(Input(b, "x", {1, 3, 8, 8}), Constant(b, {4, 3, 3, 3}, 0.1f));
           return MLNamedOperands{{"out", b.mul(y, Input(b, "s", {1, 4, 1, 1}))}};
         }) == Strings{"conv2d", "mul"});
 }
 
-TEST_CASE("passes: hardSwish written out becomes one op fused into the conv", "[passes]") {
+TEST_CASE("passes: hardSwish written out becomes one op fused into the conv", "[passes][device]") {
+  if (!DeviceUnderTestRunsPasses()) return;
   // div(mul(a, clamp(a + 3, 0, 6)), 6) and mul(a, div(clamp(3 + a, 0, 6), 6)).
   const auto relu6 = [](MLGraphBuilder& b, MLOperand a, bool three_first) {
     MLOperand three = Constant(b, {}, 3.0f);
@@ -301,17 +314,17 @@ TEST_CASE("passes: hardSwish written out becomes one op fused into the conv", "[
                                            InputSpec{.shape = {6, 4, 3, 3}, .constant = true}};
     CheckBothWays(div_last ? "div(mul(a, relu6(a + 3)), 6)" : "mul(div(relu6(3 + a), 6), a)", inputs, body,
                   MLOperandDataType::kFloat32, 13);
-    CHECK(ExecutedOps(MLDeviceType::kCpu, true, [&](MLGraphBuilder& b) {
+    CHECK(ExecutedOps(DeviceUnderTest(), true, [&](MLGraphBuilder& b) {
             return body(b, {Input(b, "x", {1, 4, 11, 9}), Constant(b, {6, 4, 3, 3}, 0.1f)});
           }) == Strings{"conv2d"});
   }
   // Another constant than 3 or 6, or an intermediate read elsewhere: unchanged.
-  CHECK(ExecutedOps(MLDeviceType::kCpu, true, [&](MLGraphBuilder& b) {
+  CHECK(ExecutedOps(DeviceUnderTest(), true, [&](MLGraphBuilder& b) {
           MLOperand a = Input(b, "x", {1, 4, 5, 5});
           MLOperand r = b.clamp(b.add(a, Constant(b, {}, 2.0f)), {.minValue = MLNumber(0.0), .maxValue = MLNumber(6.0)});
           return MLNamedOperands{{"out", b.div(b.mul(a, r), Constant(b, {}, 6.0f))}};
         }) != Strings{"hardSwish"});
-  const Strings kept = ExecutedOps(MLDeviceType::kCpu, true, [&](MLGraphBuilder& b) {
+  const Strings kept = ExecutedOps(DeviceUnderTest(), true, [&](MLGraphBuilder& b) {
     MLOperand a = Input(b, "x", {1, 4, 5, 5});
     MLOperand r = relu6(b, a, false);
     return MLNamedOperands{{"out", b.div(b.mul(a, r), Constant(b, {}, 6.0f))}, {"r", r}};
@@ -319,7 +332,8 @@ TEST_CASE("passes: hardSwish written out becomes one op fused into the conv", "[
   CHECK(std::count(kept.begin(), kept.end(), "hardSwish") == 0);
 }
 
-TEST_CASE("passes: scalar mul / add after a fused activation join its epilogue", "[passes]") {
+TEST_CASE("passes: scalar mul / add after a fused activation join its epilogue", "[passes][device]") {
+  if (!DeviceUnderTestRunsPasses()) return;
   struct Case {
     const char* what;
     std::function<MLOperand(MLGraphBuilder&, const std::vector<MLOperand>&)> producer;
@@ -349,7 +363,7 @@ TEST_CASE("passes: scalar mul / add after a fused activation join its epilogue",
       };
       CheckBothWays(std::string(c.what) + "+" + act + "+mul+add+mul", c.inputs, body, MLOperandDataType::kFloat32,
                     seed++);
-      CHECK(ExecutedOps(MLDeviceType::kCpu, true, [&](MLGraphBuilder& b) {
+      CHECK(ExecutedOps(DeviceUnderTest(), true, [&](MLGraphBuilder& b) {
               std::vector<MLOperand> in;
               for (size_t i = 0; i < c.inputs.size(); ++i) {
                 if (c.inputs[i].constant) in.push_back(Constant(b, c.inputs[i].shape, 0.1f));
@@ -361,7 +375,8 @@ TEST_CASE("passes: scalar mul / add after a fused activation join its epilogue",
   }
 }
 
-TEST_CASE("passes: bias, batchNormalization and relu fold into convTranspose2d", "[passes]") {
+TEST_CASE("passes: bias, batchNormalization and relu fold into convTranspose2d", "[passes][device]") {
+  if (!DeviceUnderTestRunsPasses()) return;
   // PP-OCR det's head: convTranspose2d -> add(bias) -> batchNormalization -> relu.
   const std::vector<std::pair<MLConvTranspose2dFilterOperandLayout, std::vector<uint32_t>>> layouts = {
       {MLConvTranspose2dFilterOperandLayout::kIohw, {3, 5, 2, 2}},
@@ -382,7 +397,7 @@ TEST_CASE("passes: bias, batchNormalization and relu fold into convTranspose2d",
     CheckBothWays("convTranspose2d+add+batchNorm+relu", {InputSpec{.shape = {1, 3, 6, 5}}, c(filter_shape),
                   c({1, 5, 1, 1}), c({5}), c({5}, 0.5, 2), c({5}), c({5})},
                   body, MLOperandDataType::kFloat32, seed++);
-    CHECK(ExecutedOps(MLDeviceType::kCpu, true, [&](MLGraphBuilder& b) {
+    CHECK(ExecutedOps(DeviceUnderTest(), true, [&](MLGraphBuilder& b) {
             return body(b, {Input(b, "x", {1, 3, 6, 5}), Constant(b, filter_shape, 0.1f), Constant(b, {1, 5, 1, 1}, 0.2f),
                             Constant(b, {5}, 0.1f), Constant(b, {5}, 1.0f), Constant(b, {5}, 2.0f),
                             Constant(b, {5}, -1.0f)});

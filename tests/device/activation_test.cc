@@ -1,4 +1,4 @@
-// cpu kernels of the activations against the reference device, for every data
+// The device's kernels of the activations against the reference device, for every data
 // type each allows, with NaN/Inf/-0, option corner cases (zero coefficients,
 // NaN and absent clamp bounds) and the far tails where results are subnormal.
 // Tolerances are WPT's (tests/data/wpt/<op>.json; integers exact). Also
@@ -41,7 +41,7 @@ Tolerance ActivationTolerance(const std::string& op, T type) {
 void Check(const Activation& a, T type, std::vector<uint32_t> shape, double lo, double hi, double special,
            uint64_t seed) {
   InputSpec in{type, std::move(shape), lo, hi, special};
-  CheckAgainstReference(MLDeviceType::kCpu, a.op, {in},
+  CheckAgainstReference(DeviceUnderTest(), a.op, {in},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& x) {
                           return MLNamedOperands{{"out", Apply(g, a, x[0])}};
                         },
@@ -78,7 +78,7 @@ std::vector<Activation> FloatActivations() {
 void CheckBitPatternSweep(const std::string& what, MLOperandDataType type,
                           const std::function<MLOperand(MLGraphBuilder&, const MLOperand&)>& op, Tolerance tol);
 
-TEST_CASE("cpu float activations on every float16 and a float32 bit-pattern sweep", "[cpu][activation]") {
+TEST_CASE("float activations on every float16 and a float32 bit-pattern sweep", "[device][activation]") {
   for (const T type : {T::kFloat16, T::kFloat32}) {
     for (const Activation& a : FloatActivations())
       CheckBitPatternSweep(a.op, type, [&](MLGraphBuilder& g, const MLOperand& x) { return Apply(g, a, x); },
@@ -86,7 +86,7 @@ TEST_CASE("cpu float activations on every float16 and a float32 bit-pattern swee
   }
 }
 
-TEST_CASE("cpu float activations match reference on random shapes", "[cpu][activation]") {
+TEST_CASE("float activations match reference on random shapes", "[device][activation]") {
   std::mt19937_64 rng(31);
   for (const T type : {T::kFloat32, T::kFloat16}) {
     for (const Activation& a : FloatActivations()) {
@@ -100,7 +100,7 @@ TEST_CASE("cpu float activations match reference on random shapes", "[cpu][activ
   }
 }
 
-TEST_CASE("cpu activations in their tails (subnormal results, saturation)", "[cpu][activation]") {
+TEST_CASE("activations in their tails (subnormal results, saturation)", "[device][activation]") {
   std::mt19937_64 rng(37);
   for (const T type : {T::kFloat32, T::kFloat16}) {
     for (const std::string op : {"gelu", "sigmoid", "softplus", "elu", "tanh", "softsign"}) {
@@ -111,7 +111,7 @@ TEST_CASE("cpu activations in their tails (subnormal results, saturation)", "[cp
   }
 }
 
-TEST_CASE("cpu relu and clamp on every integer type", "[cpu][activation]") {
+TEST_CASE("relu and clamp on every integer type", "[device][activation]") {
   std::mt19937_64 rng(41);
   for (const T type : {T::kInt8, T::kInt32, T::kInt64}) Check({"relu"}, type, {7, 37}, -100, 100, 0.1, rng());
   for (const T type : {T::kInt8, T::kUint8, T::kInt32, T::kUint32, T::kInt64, T::kUint64}) {
@@ -130,7 +130,7 @@ TEST_CASE("cpu relu and clamp on every integer type", "[cpu][activation]") {
         rng());
 }
 
-TEST_CASE("cpu activations on large tensors use every thread", "[cpu][activation]") {
+TEST_CASE("activations on large tensors", "[device][activation]") {
   std::mt19937_64 rng(43);
   for (const T type : {T::kFloat32, T::kFloat16}) {
     for (const std::string op : {"relu", "gelu", "sigmoid", "tanh", "hardSwish"})
@@ -139,6 +139,7 @@ TEST_CASE("cpu activations on large tensors use every thread", "[cpu][activation
   Check({"relu"}, T::kInt8, {200003}, -100, 100, 0, rng());
 }
 
+// The cpu device's fused-epilogue entry point, called directly: [cpu].
 TEST_CASE("ApplyActivationF32 matches the activation kernels", "[cpu][activation]") {
   std::mt19937_64 rng(47);
   for (const Activation& a : FloatActivations()) {
@@ -186,6 +187,9 @@ TEST_CASE("ApplyActivationF32 matches the activation kernels", "[cpu][activation
 void ForEachSimdTarget(const std::function<void(const std::string&)>& f);
 
 TEST_CASE("cpu activations on every SIMD target", "[cpu][activation]") {
+  // About the cpu device's Highway targets: the helpers run on cpu, whatever
+  // --device says (tagged [cpu], not [device]).
+  const PinDeviceUnderTest cpu(MLDeviceType::kCpu);
   std::mt19937_64 rng(53);
   ForEachSimdTarget([&](const std::string& target) {
     INFO("target " << target);

@@ -1,4 +1,4 @@
-// cpu argMin/argMax against the reference device: every input type, int32 and
+// The device's argMin/argMax against the reference device: every input type, int32 and
 // int64 indices, every axis position, ties (small integer ranges), NaN, and
 // shapes that use both threads. Exact.
 #include <hwy/targets.h>
@@ -15,7 +15,7 @@ using T = MLOperandDataType;
 void Check(const std::string& op, T type, T out_type, const std::vector<uint32_t>& shape, uint32_t axis, bool keep,
            double lo, double hi, double special, uint64_t seed) {
   InputSpec s{type, shape, lo, hi, special};
-  CheckAgainstReference(MLDeviceType::kCpu, op + " " + std::string(ToString(type)) + " axis " + std::to_string(axis),
+  CheckAgainstReference(DeviceUnderTest(), op + " " + std::string(ToString(type)) + " axis " + std::to_string(axis),
                         {s},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           MLArgMinMaxOptions o;
@@ -45,7 +45,7 @@ void ForEachSimdTarget(F&& body) {
 
 }  // namespace
 
-TEST_CASE("cpu argMin/argMax match reference on random shapes", "[cpu][arg_min_max]") {
+TEST_CASE("argMin/argMax match reference on random shapes", "[device][arg_min_max]") {
   std::mt19937_64 rng(21);
   for (const std::string op : {"argMin", "argMax"}) {
     for (T type : kTypes) {
@@ -65,7 +65,7 @@ TEST_CASE("cpu argMin/argMax match reference on random shapes", "[cpu][arg_min_m
   }
 }
 
-TEST_CASE("cpu argMin/argMax on large rows and columns", "[cpu][arg_min_max]") {
+TEST_CASE("argMin/argMax on large rows and columns", "[device][arg_min_max]") {
   std::mt19937_64 rng(22);
   for (const std::string op : {"argMin", "argMax"}) {
     for (T type : {T::kFloat32, T::kFloat16, T::kInt8, T::kUint64}) {
@@ -78,6 +78,9 @@ TEST_CASE("cpu argMin/argMax on large rows and columns", "[cpu][arg_min_max]") {
 }
 
 TEST_CASE("cpu argMin/argMax on every SIMD target", "[cpu][arg_min_max]") {
+  // About the cpu device's Highway targets: the helpers run on cpu, whatever
+  // --device says (tagged [cpu], not [device]).
+  const PinDeviceUnderTest cpu(MLDeviceType::kCpu);
   std::mt19937_64 rng(23);
   ForEachSimdTarget([&] {
     for (const std::string op : {"argMin", "argMax"}) {

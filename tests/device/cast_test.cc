@@ -1,4 +1,4 @@
-// cpu kernel of cast against the reference device: all 10 x 10 type pairs
+// The device's kernel of cast against the reference device: all 10 x 10 type pairs
 // (int4/uint4 packed, odd lengths), saturation of out-of-range floats, NaN,
 // +-Inf, -0, integer extremes (wrap), int64 values beyond 2^53 (rounding to
 // float32 must be single), large tensors on both threads. The reference's
@@ -20,7 +20,7 @@ bool IsUnsigned(T t) { return t == T::kUint32 || t == T::kUint64 || t == T::kUin
 void Check(T from, T to, std::vector<uint32_t> shape, double lo, double hi, uint64_t seed) {
   if (IsUnsigned(from)) lo = std::max(lo, 0.0);
   InputSpec in{from, std::move(shape), lo, hi, 0.1};
-  CheckAgainstReference(MLDeviceType::kCpu, "cast " + std::to_string(int(from)) + " -> " + std::to_string(int(to)),
+  CheckAgainstReference(DeviceUnderTest(), "cast " + std::to_string(int(from)) + " -> " + std::to_string(int(to)),
                         {in},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& x) {
                           return MLNamedOperands{{"out", g.cast(x[0], to)}};
@@ -48,7 +48,7 @@ std::pair<double, double> Range(T from) {
 // elementwise_unary_test.cc
 void ForEachSimdTarget(const std::function<void(const std::string&)>& f);
 
-TEST_CASE("cpu cast matches reference for all 100 type pairs", "[cpu][cast]") {
+TEST_CASE("cast matches reference for all 100 type pairs", "[device][cast]") {
   std::mt19937_64 rng(97);
   for (const T from : kTypes) {
     for (const T to : kTypes) {
@@ -62,7 +62,7 @@ TEST_CASE("cpu cast matches reference for all 100 type pairs", "[cpu][cast]") {
   }
 }
 
-TEST_CASE("cpu cast on large tensors uses every thread", "[cpu][cast]") {
+TEST_CASE("cast on large tensors", "[device][cast]") {
   std::mt19937_64 rng(101);
   for (const auto& [from, to] : std::vector<std::pair<T, T>>{{T::kFloat32, T::kFloat16},
                                                             {T::kFloat16, T::kFloat32},
@@ -77,6 +77,9 @@ TEST_CASE("cpu cast on large tensors uses every thread", "[cpu][cast]") {
 }
 
 TEST_CASE("cpu cast on every SIMD target", "[cpu][cast]") {
+  // About the cpu device's Highway targets: the helpers run on cpu, whatever
+  // --device says (tagged [cpu], not [device]).
+  const PinDeviceUnderTest cpu(MLDeviceType::kCpu);
   std::mt19937_64 rng(103);
   ForEachSimdTarget([&](const std::string& target) {
     INFO("target " << target);
@@ -97,7 +100,7 @@ void CheckExactBytes(const std::string& what, const HostTensor& in, T to) {
     return MLNamedOperands{{"out", g.cast(x[0], to)}};
   };
   const auto want = Run(MLDeviceType::kReference, {in}, body).at("out").data;
-  const auto got = Run(MLDeviceType::kCpu, {in}, body).at("out").data;
+  const auto got = Run(DeviceUnderTest(), {in}, body).at("out").data;
   REQUIRE(got.size() == want.size());
   size_t bad = 0, first = 0;
   for (size_t k = 0; k < got.size(); ++k)
@@ -128,6 +131,9 @@ std::vector<I> NearTies(std::mt19937_64& rng, int max_bits) {
 }  // namespace
 
 TEST_CASE("cpu cast rounds once: integers near float32 ties, float32 near float16 ties", "[cpu][cast]") {
+  // About the cpu device's Highway targets: the helpers run on cpu, whatever
+  // --device says (tagged [cpu], not [device]).
+  const PinDeviceUnderTest cpu(MLDeviceType::kCpu);
   ForEachSimdTarget([&](const std::string& target) {
     INFO("target " << target);
     std::mt19937_64 rng(107);

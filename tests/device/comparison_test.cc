@@ -1,4 +1,4 @@
-// cpu kernels of equal, notEqual, greater, greaterOrEqual, lesser,
+// The device's kernels of equal, notEqual, greater, greaterOrEqual, lesser,
 // lesserOrEqual against the reference device, for every input type, on random
 // broadcast shapes with NaN/+-Inf/-0 and integer extremes (exact uint8 output).
 #include "cross_device.h"
@@ -28,7 +28,7 @@ void Check(const std::string& op, T type, std::vector<uint32_t> sa, std::vector<
   // A narrow range makes equal values common; specials add NaN/Inf/-0 or the type's extremes.
   InputSpec a{type, std::move(sa), is_unsigned ? 0.0 : -3.0, 3, 0.1};
   InputSpec b{type, std::move(sb), is_unsigned ? 0.0 : -3.0, 3, 0.1};
-  CheckAgainstReference(MLDeviceType::kCpu, op, {a, b},
+  CheckAgainstReference(DeviceUnderTest(), op, {a, b},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           return MLNamedOperands{{"out", Compare(g, op, in[0], in[1])}};
                         },
@@ -40,7 +40,7 @@ void Check(const std::string& op, T type, std::vector<uint32_t> sa, std::vector<
 // elementwise_unary_test.cc
 void ForEachSimdTarget(const std::function<void(const std::string&)>& f);
 
-TEST_CASE("cpu comparisons match reference for every type on random broadcast shapes", "[cpu][comparison]") {
+TEST_CASE("comparisons match reference for every type on random broadcast shapes", "[device][comparison]") {
   std::mt19937_64 rng(59);
   for (const T type : kAllTypes) {
     for (const std::string& op : kOps) {
@@ -61,6 +61,9 @@ TEST_CASE("cpu comparisons match reference for every type on random broadcast sh
 }
 
 TEST_CASE("cpu comparisons on large tensors and every SIMD target", "[cpu][comparison]") {
+  // About the cpu device's Highway targets: the helpers run on cpu, whatever
+  // --device says (tagged [cpu], not [device]).
+  const PinDeviceUnderTest cpu(MLDeviceType::kCpu);
   std::mt19937_64 rng(61);
   for (const T type : {T::kFloat32, T::kFloat16, T::kInt8, T::kInt64})
     Check("greaterOrEqual", type, {3, 211, 211}, {211, 1}, rng());

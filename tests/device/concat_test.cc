@@ -1,4 +1,4 @@
-// cpu kernels of the concat family against the reference device.
+// The device's kernels of the concat family against the reference device.
 #include "cross_device.h"
 
 using namespace webnn;
@@ -10,7 +10,7 @@ void CheckConcat(MLOperandDataType type, const std::vector<std::vector<uint32_t>
                  uint64_t seed) {
   std::vector<InputSpec> specs;
   for (const auto& s : shapes) specs.push_back(MixedSpec(type, s));
-  CheckAgainstReference(MLDeviceType::kCpu, "concat", specs,
+  CheckAgainstReference(DeviceUnderTest(), "concat", specs,
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           return MLNamedOperands{{"out", g.concat(in, axis)}};
                         },
@@ -19,7 +19,7 @@ void CheckConcat(MLOperandDataType type, const std::vector<std::vector<uint32_t>
 
 }  // namespace
 
-TEST_CASE("cpu concat matches reference on random shapes, axes and types", "[cpu][concat]") {
+TEST_CASE("concat matches reference on random shapes, axes and types", "[device][concat]") {
   std::mt19937_64 rng(111);
   for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 24; ++trial) {
@@ -38,7 +38,7 @@ TEST_CASE("cpu concat matches reference on random shapes, axes and types", "[cpu
   }
 }
 
-TEST_CASE("cpu concat: axis 0, innermost axis, many inputs, large tensors", "[cpu][concat]") {
+TEST_CASE("concat: axis 0, innermost axis, many inputs, large tensors", "[device][concat]") {
   std::mt19937_64 rng(112);
   for (MLOperandDataType type : kAllDataTypes) {
     CheckConcat(type, {{1}, {1}}, 0, rng());

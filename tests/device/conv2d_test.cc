@@ -1,4 +1,4 @@
-// cpu kernels of the conv2d family against the reference device.
+// The device's kernels of the conv2d family against the reference device.
 //
 // Tolerance is WPT's for conv2d: ULP = 2 * (input channels / groups) *
 // filter height * filter width, for float32 and float16 alike. Inputs are
@@ -65,7 +65,7 @@ void Check(const ConvCase& c, uint64_t seed, std::optional<Tolerance> tolerance 
   };
   if (c.bias) specs.push_back(InputSpec{c.type, {c.cout}, c.lo, c.hi, 0, c.constant_filter});
   const double ulp = 2.0 * (c.cin / c.groups) * c.kh * c.kw;
-  CheckAgainstReference(MLDeviceType::kCpu, Describe(c), specs,
+  CheckAgainstReference(DeviceUnderTest(), Describe(c), specs,
                         [&](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
                           MLConv2dOptions o;
                           o.padding = c.padding;
@@ -110,7 +110,7 @@ ConvCase RandomCase(std::mt19937_64& rng, bool depthwise) {
 
 }  // namespace
 
-TEST_CASE("cpu conv2d float32 matches reference on random shapes", "[cpu][conv2d]") {
+TEST_CASE("conv2d float32 matches reference on random shapes", "[device][conv2d]") {
   std::mt19937_64 rng(1234);
   for (int trial = 0; trial < 60; ++trial) {
     const ConvCase c = RandomCase(rng, false);
@@ -118,7 +118,7 @@ TEST_CASE("cpu conv2d float32 matches reference on random shapes", "[cpu][conv2d
   }
 }
 
-TEST_CASE("cpu conv2d depthwise float32 matches reference on random shapes", "[cpu][conv2d]") {
+TEST_CASE("conv2d depthwise float32 matches reference on random shapes", "[device][conv2d]") {
   std::mt19937_64 rng(99);
   for (int trial = 0; trial < 40; ++trial) {
     const ConvCase c = RandomCase(rng, true);
@@ -126,7 +126,7 @@ TEST_CASE("cpu conv2d depthwise float32 matches reference on random shapes", "[c
   }
 }
 
-TEST_CASE("cpu conv2d float16 matches reference", "[cpu][conv2d]") {
+TEST_CASE("conv2d float16 matches reference", "[device][conv2d]") {
   std::mt19937_64 rng(5);
   for (int trial = 0; trial < 24; ++trial) {
     ConvCase c = RandomCase(rng, trial % 3 == 0);
@@ -135,7 +135,7 @@ TEST_CASE("cpu conv2d float16 matches reference", "[cpu][conv2d]") {
   }
 }
 
-TEST_CASE("cpu conv2d size-1 and 1x1 cases", "[cpu][conv2d]") {
+TEST_CASE("conv2d size-1 and 1x1 cases", "[device][conv2d]") {
   for (const bool nhwc : {false, true}) {
     ConvCase c;
     c.nhwc = nhwc;
@@ -156,7 +156,7 @@ TEST_CASE("cpu conv2d size-1 and 1x1 cases", "[cpu][conv2d]") {
   }
 }
 
-TEST_CASE("cpu conv2d real layer shapes use both threads", "[cpu][conv2d]") {
+TEST_CASE("conv2d real layer shapes", "[device][conv2d]") {
   for (const bool nhwc : {false, true}) {
     ConvCase c;  // ResNet 3x3
     c.nhwc = nhwc;
@@ -186,7 +186,7 @@ TEST_CASE("cpu conv2d real layer shapes use both threads", "[cpu][conv2d]") {
 // 8-lane vectors for channel counts of 8, 16, 24 per group; with tails of
 // pixels and channels, groups, dilation, strides, padding and batch 2, in both
 // layouts (nchw reaches IgemmNhwc for small output planes).
-TEST_CASE("cpu conv2d implicit-GEMM tile variants", "[cpu][conv2d]") {
+TEST_CASE("conv2d shapes of the cpu's implicit-GEMM tile variants", "[device][conv2d]") {
   uint64_t seed = 60;
   for (const bool nhwc : {false, true}) {
     ConvCase wide;  // 14x14 -> 196 pixels = 28 x 7, 64 channels
@@ -216,7 +216,7 @@ TEST_CASE("cpu conv2d implicit-GEMM tile variants", "[cpu][conv2d]") {
   }
 }
 
-TEST_CASE("cpu conv2d NaN, infinities and signed zeros", "[cpu][conv2d]") {
+TEST_CASE("conv2d NaN, infinities and signed zeros", "[device][conv2d]") {
   std::mt19937_64 rng(77);
   for (int trial = 0; trial < 24; ++trial) {
     ConvCase c = RandomCase(rng, (trial / 2) % 2 == 0);
@@ -233,7 +233,7 @@ TEST_CASE("cpu conv2d NaN, infinities and signed zeros", "[cpu][conv2d]") {
   }
 }
 
-TEST_CASE("cpu conv2d NaN and infinite weights on padding taps give NaN", "[cpu][conv2d]") {
+TEST_CASE("conv2d NaN and infinite weights on padding taps give NaN", "[device][conv2d]") {
   // The reference multiplies padding as zeros: 0 * NaN and 0 * Inf are NaN.
   for (const bool nhwc : {false, true})
     for (const bool depthwise : {false, true})
@@ -255,7 +255,7 @@ TEST_CASE("cpu conv2d NaN and infinite weights on padding taps give NaN", "[cpu]
 // input: dropped columns), dilation, one-row planes, rows exactly a multiple
 // of the vector (row mode), tails of pixels and of output-channel blocks,
 // groups, batch 2, and NaN/Inf weights on padding taps.
-TEST_CASE("cpu conv2d nchw reads stride-1 padding in place", "[cpu][conv2d]") {
+TEST_CASE("conv2d nchw stride-1 padding (read in place on cpu)", "[device][conv2d]") {
   ConvCase base;
   base.cin = 16, base.cout = 20, base.h = 30, base.w = 33, base.kh = base.kw = 3, base.padding = {1, 1, 1, 1};
   base.bias = true;

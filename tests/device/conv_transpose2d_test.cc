@@ -1,4 +1,4 @@
-// cpu kernels of the conv_transpose2d family against the reference device.
+// The device's kernels of the conv_transpose2d family against the reference device.
 //
 // Tolerance is WPT's for convTranspose2d: ULP = 2 * (input channels / groups)
 // * filter height * filter width, for float32 and float16 alike. Inputs are
@@ -63,7 +63,7 @@ void Check(const ConvTCase& c, uint64_t seed, std::optional<Tolerance> tolerance
   };
   if (c.bias) specs.push_back(InputSpec{c.type, {c.cout_g * c.groups}, 0, 1, 0, c.constant_filter});
   const double ulp = 2.0 * (c.cin / c.groups) * c.kh * c.kw;
-  CheckAgainstReference(MLDeviceType::kCpu, Describe(c), specs,
+  CheckAgainstReference(DeviceUnderTest(), Describe(c), specs,
                         [&](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
                           MLConvTranspose2dOptions o;
                           o.padding = c.padding;
@@ -118,12 +118,12 @@ ConvTCase RandomCase(std::mt19937_64& rng) {
 
 }  // namespace
 
-TEST_CASE("cpu convTranspose2d float32 matches reference on random shapes", "[cpu][conv_transpose2d]") {
+TEST_CASE("convTranspose2d float32 matches reference on random shapes", "[device][conv_transpose2d]") {
   std::mt19937_64 rng(4321);
   for (int trial = 0; trial < 60; ++trial) Check(RandomCase(rng), rng());
 }
 
-TEST_CASE("cpu convTranspose2d float16 matches reference", "[cpu][conv_transpose2d]") {
+TEST_CASE("convTranspose2d float16 matches reference", "[device][conv_transpose2d]") {
   std::mt19937_64 rng(8);
   for (int trial = 0; trial < 20; ++trial) {
     ConvTCase c = RandomCase(rng);
@@ -132,7 +132,7 @@ TEST_CASE("cpu convTranspose2d float16 matches reference", "[cpu][conv_transpose
   }
 }
 
-TEST_CASE("cpu convTranspose2d size 1 and decoder shapes using both threads", "[cpu][conv_transpose2d]") {
+TEST_CASE("convTranspose2d size 1 and decoder shapes", "[device][conv_transpose2d]") {
   for (const bool nhwc : {false, true}) {
     ConvTCase c;
     c.nhwc = nhwc;
@@ -151,7 +151,7 @@ TEST_CASE("cpu convTranspose2d size 1 and decoder shapes using both threads", "[
   }
 }
 
-TEST_CASE("cpu convTranspose2d NaN, infinities and signed zeros", "[cpu][conv_transpose2d]") {
+TEST_CASE("convTranspose2d NaN, infinities and signed zeros", "[device][conv_transpose2d]") {
   std::mt19937_64 rng(31);
   for (int trial = 0; trial < 20; ++trial) {
     ConvTCase c = RandomCase(rng);
@@ -167,7 +167,7 @@ TEST_CASE("cpu convTranspose2d NaN, infinities and signed zeros", "[cpu][conv_tr
   }
 }
 
-TEST_CASE("cpu convTranspose2d 2x2 stride 2 (pixel shuffle path)", "[cpu][conv_transpose2d]") {
+TEST_CASE("convTranspose2d 2x2 stride 2 (pixel shuffle path)", "[device][conv_transpose2d]") {
   // nchw, kernel == stride 2: one GEMM on the planes and an interleave; odd
   // widths leave interleave tails, tall images make several row bands.
   uint64_t seed = 30;

@@ -1,4 +1,4 @@
-// cpu kernels of the cumulative_sum family against the reference device.
+// The device's kernels of the cumulative_sum family against the reference device.
 //
 // WPT's tolerance for cumulativeSum is 3 ULP (float32 and float16); the cpu
 // kernel accumulates in float64 in the reference's order, so it is checked at
@@ -22,7 +22,7 @@ InputSpec Spec(MLOperandDataType type, std::vector<uint32_t> shape, double speci
 
 void CheckCumulativeSum(MLOperandDataType type, const std::vector<uint32_t>& shape, uint32_t axis, bool exclusive,
                         bool reversed, uint64_t seed, double special = 0.02) {
-  CheckAgainstReference(MLDeviceType::kCpu, "cumulativeSum", {Spec(type, shape, special)},
+  CheckAgainstReference(DeviceUnderTest(), "cumulativeSum", {Spec(type, shape, special)},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           MLCumulativeSumOptions options;
                           options.exclusive = exclusive;
@@ -34,8 +34,8 @@ void CheckCumulativeSum(MLOperandDataType type, const std::vector<uint32_t>& sha
 
 }  // namespace
 
-TEST_CASE("cpu cumulativeSum matches reference on random shapes, axes, options and types",
-          "[cpu][cumulative_sum]") {
+TEST_CASE("cumulativeSum matches reference on random shapes, axes, options and types",
+          "[device][cumulative_sum]") {
   std::mt19937_64 rng(161);
   for (MLOperandDataType type : kTypes) {
     for (int trial = 0; trial < 32; ++trial) {
@@ -47,7 +47,7 @@ TEST_CASE("cpu cumulativeSum matches reference on random shapes, axes, options a
   }
 }
 
-TEST_CASE("cpu cumulativeSum: each loop shape, every option, large tensors", "[cpu][cumulative_sum]") {
+TEST_CASE("cumulativeSum: each loop shape, every option, large tensors", "[device][cumulative_sum]") {
   std::mt19937_64 rng(162);
   for (MLOperandDataType type : kTypes) {
     for (int options = 0; options < 4; ++options) {
@@ -64,8 +64,8 @@ TEST_CASE("cpu cumulativeSum: each loop shape, every option, large tensors", "[c
   }
 }
 
-TEST_CASE("cpu cumulativeSum float: cancellation and specials stay within 3 ULP of float64 accumulation",
-          "[cpu][cumulative_sum]") {
+TEST_CASE("cumulativeSum float: cancellation and specials stay within 3 ULP of float64 accumulation",
+          "[device][cumulative_sum]") {
   std::mt19937_64 rng(163);
   for (MLOperandDataType type : {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16}) {
     // Large values (3e38, 65504) among small ones: float32 partial sums would lose the small ones.

@@ -1,4 +1,4 @@
-// cpu kernels of add, sub, mul, div, max, min, pow against the reference
+// The device's kernels of add, sub, mul, div, max, min, pow against the reference
 // device, for every data type, on random broadcast shapes with NaN/Inf/-0 and
 // integer extremes. Tolerances are WPT's (ULP; integers exact).
 #include "cross_device.h"
@@ -67,8 +67,8 @@ std::pair<std::vector<uint32_t>, std::vector<uint32_t>> BroadcastPair(std::mt199
 
 }  // namespace
 
-TEST_CASE("cpu binary matches reference for every op and type on random broadcast shapes",
-          "[cpu][elementwise_binary]") {
+TEST_CASE("binary ops match reference for every op and type on random broadcast shapes",
+          "[device][elementwise_binary]") {
   std::mt19937_64 rng(7);
   for (const T type : kAllTypes) {
     for (const std::string& op : kOps) {
@@ -76,7 +76,7 @@ TEST_CASE("cpu binary matches reference for every op and type on random broadcas
         auto [sa, sb] = BroadcastPair(rng, 19, trial);
         InputSpec a{type, sa}, b{type, sb};
         Ranges(op, type, a, b);
-        CheckAgainstReference(MLDeviceType::kCpu, op + " " + std::to_string(static_cast<int>(type)), {a, b},
+        CheckAgainstReference(DeviceUnderTest(), op + " " + std::to_string(static_cast<int>(type)), {a, b},
                               [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                                 return MLNamedOperands{{"out", Binary(g, op, in[0], in[1])}};
                               },
@@ -86,7 +86,7 @@ TEST_CASE("cpu binary matches reference for every op and type on random broadcas
   }
 }
 
-TEST_CASE("cpu binary: size-1 tensors, scalars and odd tails", "[cpu][elementwise_binary]") {
+TEST_CASE("binary ops: size-1 tensors, scalars and odd tails", "[device][elementwise_binary]") {
   std::mt19937_64 rng(3);
   for (const T type : kAllTypes) {
     for (const std::string& op : kOps) {
@@ -94,7 +94,7 @@ TEST_CASE("cpu binary: size-1 tensors, scalars and odd tails", "[cpu][elementwis
                {{1}, {1}}, {{}, {}}, {{}, {37}}, {{67}, {}}, {{131}, {131}}, {{3, 1, 5}, {1, 7, 1}}}) {
         InputSpec a{type, sa}, b{type, sb};
         Ranges(op, type, a, b);
-        CheckAgainstReference(MLDeviceType::kCpu, op, {a, b},
+        CheckAgainstReference(DeviceUnderTest(), op, {a, b},
                               [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                                 return MLNamedOperands{{"out", Binary(g, op, in[0], in[1])}};
                               },
@@ -104,7 +104,7 @@ TEST_CASE("cpu binary: size-1 tensors, scalars and odd tails", "[cpu][elementwis
   }
 }
 
-TEST_CASE("cpu binary on large tensors uses every thread", "[cpu][elementwise_binary]") {
+TEST_CASE("binary ops on large tensors", "[device][elementwise_binary]") {
   std::mt19937_64 rng(11);
   for (const T type : {T::kFloat32, T::kFloat16, T::kInt8, T::kInt32, T::kInt64}) {
     for (const std::string op : {"add", "mul", "div", "max", "pow"}) {
@@ -113,7 +113,7 @@ TEST_CASE("cpu binary on large tensors uses every thread", "[cpu][elementwise_bi
                {{70001}, {70001}}, {{3, 67, 1031}, {67, 1}}}) {
         InputSpec a{type, sa}, b{type, sb};
         Ranges(op, type, a, b);
-        CheckAgainstReference(MLDeviceType::kCpu, op + " large", {a, b},
+        CheckAgainstReference(DeviceUnderTest(), op + " large", {a, b},
                               [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                                 return MLNamedOperands{{"out", Binary(g, op, in[0], in[1])}};
                               },
@@ -123,14 +123,14 @@ TEST_CASE("cpu binary on large tensors uses every thread", "[cpu][elementwise_bi
   }
 }
 
-TEST_CASE("cpu pow with negative bases and integral exponents", "[cpu][elementwise_binary]") {
+TEST_CASE("pow with negative bases and integral exponents", "[device][elementwise_binary]") {
   std::mt19937_64 rng(5);
   for (const T type : {T::kFloat32, T::kFloat16}) {
     for (const bool constant_exponent : {false, true}) {
       InputSpec a{type, {5, 97}, -20, 20, 0.05};
       // Integral exponents in [-6, 6] (built in the graph: floor of random values).
       InputSpec b{type, {97}, -6, 7, 0.0, constant_exponent};
-      CheckAgainstReference(MLDeviceType::kCpu, "pow integral", {a, b},
+      CheckAgainstReference(DeviceUnderTest(), "pow integral", {a, b},
                             [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                               return MLNamedOperands{{"out", g.pow(in[0], g.floor(in[1]))}};
                             },
@@ -160,13 +160,13 @@ TEST_CASE("cpu binary on every SIMD target", "[cpu][elementwise_binary]") {
   });
 }
 
-TEST_CASE("cpu element-wise kernels with outputs past the streaming-store threshold", "[cpu][elementwise_binary]") {
+TEST_CASE("element-wise ops with outputs past the cpu's streaming-store threshold", "[device][elementwise_binary]") {
   // >= 16 MiB outputs are written with streaming stores after an unaligned
   // head; odd sizes put the two threads' chunks on unaligned boundaries.
   std::mt19937_64 rng(17);
   const uint32_t n32 = 4200001, n16 = 8400001;
   auto check = [&](const std::string& what, const std::vector<InputSpec>& in, const GraphBody& body, Tolerance t) {
-    CheckAgainstReference(MLDeviceType::kCpu, what, in, body, t, rng());
+    CheckAgainstReference(DeviceUnderTest(), what, in, body, t, rng());
   };
   check("add f32", {{T::kFloat32, {n32}, -10, 10}, {T::kFloat32, {n32}, -10, 10}},
         [](MLGraphBuilder& g, const std::vector<MLOperand>& x) { return MLNamedOperands{{"out", g.add(x[0], x[1])}}; },
@@ -195,7 +195,7 @@ TEST_CASE("cpu element-wise kernels with outputs past the streaming-store thresh
         Tolerance::Ulp(0));
 }
 
-TEST_CASE("cpu binary with a repeated short row (channels-last per-channel operands)", "[cpu][elementwise_binary]") {
+TEST_CASE("binary ops with a repeated short row (channels-last per-channel operands)", "[device][elementwise_binary]") {
   // The per-channel vector is tiled into a long row; both operand orders
   // (sub/div/pow are not symmetric), odd channel counts, both threads.
   std::mt19937_64 rng(19);
@@ -207,7 +207,7 @@ TEST_CASE("cpu binary with a repeated short row (channels-last per-channel opera
           if (swap) std::swap(full, row);
           InputSpec a{type, full}, b{type, row};
           Ranges(op, type, a, b);
-          CheckAgainstReference(MLDeviceType::kCpu, op + " repeated row", {a, b},
+          CheckAgainstReference(DeviceUnderTest(), op + " repeated row", {a, b},
                                 [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                                   return MLNamedOperands{{"out", Binary(g, op, in[0], in[1])}};
                                 },

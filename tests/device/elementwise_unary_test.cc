@@ -1,4 +1,4 @@
-// cpu kernels of abs, ceil, cos, erf, exp, floor, identity, log, neg,
+// The device's kernels of abs, ceil, cos, erf, exp, floor, identity, log, neg,
 // reciprocal, roundEven, sin, sign, sqrt, tan against the reference device,
 // for every data type each op allows, with NaN/Inf/-0 and huge arguments.
 // Tolerances are WPT's (tests/data/wpt/<op>.json; integers exact).
@@ -43,7 +43,7 @@ std::pair<double, double> UnaryRange(const std::string& op) {
 void CheckUnary(const std::string& op, T type, std::vector<uint32_t> shape, double special, uint64_t seed,
                 std::pair<double, double> range) {
   InputSpec in{type, std::move(shape), range.first, range.second, special};
-  CheckAgainstReference(MLDeviceType::kCpu, op, {in},
+  CheckAgainstReference(DeviceUnderTest(), op, {in},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& x) {
                           return MLNamedOperands{{"out", ApplyUnaryOp(g, op, x[0])}};
                         },
@@ -52,7 +52,7 @@ void CheckUnary(const std::string& op, T type, std::vector<uint32_t> shape, doub
 
 }  // namespace
 
-TEST_CASE("cpu unary float ops match reference on random shapes", "[cpu][elementwise_unary]") {
+TEST_CASE("unary float ops match reference on random shapes", "[device][elementwise_unary]") {
   std::mt19937_64 rng(17);
   for (const T type : {T::kFloat32, T::kFloat16}) {
     for (const std::string& op : kFloatOps) {
@@ -67,14 +67,14 @@ TEST_CASE("cpu unary float ops match reference on random shapes", "[cpu][element
   }
 }
 
-TEST_CASE("cpu unary: ties, subnormal exp results, tan poles and huge trig arguments",
-          "[cpu][elementwise_unary]") {
+TEST_CASE("unary ops: ties, subnormal exp results, tan poles and huge trig arguments",
+          "[device][elementwise_unary]") {
   std::mt19937_64 rng(19);
   for (const T type : {T::kFloat32, T::kFloat16}) {
     // Half-integers for roundEven/ceil/floor: x.5 exactly.
     for (const std::string op : {"roundEven", "ceil", "floor"}) {
       InputSpec in{type, {301}, -40, 40};
-      CheckAgainstReference(MLDeviceType::kCpu, op + " ties", {in},
+      CheckAgainstReference(DeviceUnderTest(), op + " ties", {in},
                             [&](MLGraphBuilder& g, const std::vector<MLOperand>& x) {
                               // floor(2x) / 2 + 0.5 is a half-integer.
                               const MLOperand two = g.constant(type, 2.0);
@@ -92,7 +92,7 @@ TEST_CASE("cpu unary: ties, subnormal exp results, tan poles and huge trig argum
   }
 }
 
-TEST_CASE("cpu unary integer abs, neg, sign and identity of every type", "[cpu][elementwise_unary]") {
+TEST_CASE("unary integer abs, neg, sign and identity of every type", "[device][elementwise_unary]") {
   std::mt19937_64 rng(23);
   for (const T type : {T::kInt8, T::kInt32, T::kInt64}) {
     for (const std::string op : {"abs", "neg", "sign", "identity"}) {
@@ -104,7 +104,7 @@ TEST_CASE("cpu unary integer abs, neg, sign and identity of every type", "[cpu][
     CheckUnary("identity", type, {3, 67}, 0.1, rng(), {0, 100});
 }
 
-TEST_CASE("cpu unary on large tensors uses every thread", "[cpu][elementwise_unary]") {
+TEST_CASE("unary ops on large tensors", "[device][elementwise_unary]") {
   std::mt19937_64 rng(29);
   for (const T type : {T::kFloat32, T::kFloat16}) {
     for (const std::string op : {"exp", "erf", "sqrt", "abs", "tan", "identity"})
@@ -160,7 +160,9 @@ void CheckBitPatternSweep(const std::string& what, T type,
   const HostTensor in{type, {n}, data};
   auto body = [&](MLGraphBuilder& g, const std::vector<MLOperand>& x) { return MLNamedOperands{{"out", op(g, x[0])}}; };
   const auto want = Run(MLDeviceType::kReference, {in}, body).at("out").data;
-  const auto got = Run(MLDeviceType::kCpu, {in}, body).at("out").data;
+  std::vector<std::byte> got;
+  if (!RunUnlessUnsupported(DeviceUnderTest(), what, [&] { got = Run(DeviceUnderTest(), {in}, body).at("out").data; }))
+    return;
   size_t bad = 0, first = 0;
   double worst = 0;
   for (size_t k = 0; k < n; ++k) {
@@ -180,7 +182,7 @@ void CheckBitPatternSweep(const std::string& what, T type,
   CHECK(bad == 0);
 }
 
-TEST_CASE("cpu unary float ops on every float16 and a float32 bit-pattern sweep", "[cpu][elementwise_unary]") {
+TEST_CASE("unary float ops on every float16 and a float32 bit-pattern sweep", "[device][elementwise_unary]") {
   for (const T type : {T::kFloat16, T::kFloat32}) {
     for (const std::string& op : kFloatOps)
       CheckBitPatternSweep(op, type, [&](MLGraphBuilder& g, const MLOperand& x) { return ApplyUnaryOp(g, op, x); },
@@ -190,7 +192,7 @@ TEST_CASE("cpu unary float ops on every float16 and a float32 bit-pattern sweep"
 
 // Runs `f` once per SIMD target compiled in and supported here (AVX-512, AVX2,
 // SSE4, scalar on x86): each has its own code paths (float16 conversion is
-// emulated on SSE4 and scalar). Exported for the other cpu element-wise tests.
+// emulated on SSE4 and scalar). Exported for the other files' [cpu] tests.
 void ForEachSimdTarget(const std::function<void(const std::string&)>& f) {
   struct Restore {
     ~Restore() { hwy::SetSupportedTargetsForTest(0); }  // also when a REQUIRE throws
@@ -202,6 +204,9 @@ void ForEachSimdTarget(const std::function<void(const std::string&)>& f) {
 }
 
 TEST_CASE("cpu unary float ops on every SIMD target", "[cpu][elementwise_unary]") {
+  // About the cpu device's Highway targets: the helpers run on cpu, whatever
+  // --device says (tagged [cpu], not [device]).
+  const PinDeviceUnderTest cpu(MLDeviceType::kCpu);
   ForEachSimdTarget([](const std::string& target) {
     INFO("target " << target);
     for (const std::string& op : kFloatOps)

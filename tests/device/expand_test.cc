@@ -1,4 +1,4 @@
-// cpu kernels of the expand family against the reference device.
+// The device's kernels of the expand family against the reference device.
 #include "cross_device.h"
 
 using namespace webnn;
@@ -8,7 +8,7 @@ namespace {
 
 void CheckExpand(MLOperandDataType type, const std::vector<uint32_t>& shape, const std::vector<uint32_t>& new_shape,
                  uint64_t seed) {
-  CheckAgainstReference(MLDeviceType::kCpu, "expand", {MixedSpec(type, shape)},
+  CheckAgainstReference(DeviceUnderTest(), "expand", {MixedSpec(type, shape)},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           std::vector<MLDimension> dims(new_shape.begin(), new_shape.end());
                           return MLNamedOperands{{"out", g.expand(in[0], dims)}};
@@ -18,7 +18,7 @@ void CheckExpand(MLOperandDataType type, const std::vector<uint32_t>& shape, con
 
 }  // namespace
 
-TEST_CASE("cpu expand matches reference on random broadcasts and types", "[cpu][expand]") {
+TEST_CASE("expand matches reference on random broadcasts and types", "[device][expand]") {
   std::mt19937_64 rng(61);
   for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 24; ++trial) {
@@ -33,7 +33,7 @@ TEST_CASE("cpu expand matches reference on random broadcasts and types", "[cpu][
   }
 }
 
-TEST_CASE("cpu expand: scalar, row and column broadcasts, large outputs", "[cpu][expand]") {
+TEST_CASE("expand: scalar, row and column broadcasts, large outputs", "[device][expand]") {
   std::mt19937_64 rng(62);
   for (MLOperandDataType type : kAllDataTypes) {
     CheckExpand(type, {}, {7, 5}, rng());

@@ -1,4 +1,4 @@
-// cpu kernels of gather, gatherElements and gatherND against the reference device.
+// The device's kernels of gather, gatherElements and gatherND against the reference device.
 #include "cross_device.h"
 
 using namespace webnn;
@@ -16,7 +16,7 @@ InputSpec Indices(MLOperandDataType type, std::vector<uint32_t> shape, uint32_t 
 
 void Check(const std::string& op, MLOperandDataType type, const std::vector<uint32_t>& shape, const InputSpec& indices,
            uint32_t axis, uint64_t seed) {
-  CheckAgainstReference(MLDeviceType::kCpu, op, {MixedSpec(type, shape), indices},
+  CheckAgainstReference(DeviceUnderTest(), op, {MixedSpec(type, shape), indices},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           MLGatherOptions options;
                           options.axis = axis;
@@ -30,7 +30,7 @@ void Check(const std::string& op, MLOperandDataType type, const std::vector<uint
 
 }  // namespace
 
-TEST_CASE("cpu gather matches reference on random shapes, axes, index and data types", "[cpu][gather]") {
+TEST_CASE("gather matches reference on random shapes, axes, index and data types", "[device][gather]") {
   std::mt19937_64 rng(131);
   for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 18; ++trial) {
@@ -44,7 +44,7 @@ TEST_CASE("cpu gather matches reference on random shapes, axes, index and data t
   }
 }
 
-TEST_CASE("cpu gather: embeddings, innermost axis, large tensors", "[cpu][gather]") {
+TEST_CASE("gather: embeddings, innermost axis, large tensors", "[device][gather]") {
   std::mt19937_64 rng(132);
   for (MLOperandDataType type : kAllDataTypes) {
     for (MLOperandDataType index_type : kIndexTypes) {
@@ -56,7 +56,7 @@ TEST_CASE("cpu gather: embeddings, innermost axis, large tensors", "[cpu][gather
   }
 }
 
-TEST_CASE("cpu gatherElements matches reference on random shapes, axes, index and data types", "[cpu][gather]") {
+TEST_CASE("gatherElements matches reference on random shapes, axes, index and data types", "[device][gather]") {
   std::mt19937_64 rng(133);
   for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 18; ++trial) {
@@ -77,7 +77,7 @@ TEST_CASE("cpu gatherElements matches reference on random shapes, axes, index an
   }
 }
 
-TEST_CASE("cpu gatherND matches reference on random shapes, index and data types", "[cpu][gather]") {
+TEST_CASE("gatherND matches reference on random shapes, index and data types", "[device][gather]") {
   std::mt19937_64 rng(134);
   for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 18; ++trial) {

@@ -1,4 +1,4 @@
-// cpu kernels of gemm against the reference device, and the float32 GEMM
+// The device's kernels of gemm against the reference device, and the float32 GEMM
 // core (ops/cpu/gemm.h) itself against a float64 product.
 //
 // gemm tolerance is WPT's: ULP = 2 * K (+1 with alpha != 1, +1 with C, as the
@@ -58,7 +58,7 @@ void Check(const GemmCase& c, uint64_t seed) {
   const Tolerance tol = c.lo >= 0 && c.alpha >= 0 && c.beta >= 0
                             ? Tolerance::Ulp(2.0 * c.k + 2)
                             : Tolerance::Atol((c.k + 1) * (f16 ? 2e-3 : 5e-7) * std::max(1.0, std::fabs(c.alpha)));
-  CheckAgainstReference(MLDeviceType::kCpu, Describe(c), specs,
+  CheckAgainstReference(DeviceUnderTest(), Describe(c), specs,
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           MLGemmOptions o;
                           o.alpha = c.alpha;
@@ -73,7 +73,7 @@ void Check(const GemmCase& c, uint64_t seed) {
 
 }  // namespace
 
-TEST_CASE("cpu gemm matches reference over options, transposes and C broadcasts", "[cpu][gemm]") {
+TEST_CASE("gemm matches reference over options, transposes and C broadcasts", "[device][gemm]") {
   std::mt19937_64 rng(21);
   const std::vector<std::vector<uint32_t>> c_shapes = {{}, {1}, {0}, {1, 0}, {0, 1}, {0, 0}, {1, 1}};
   for (auto type : {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16}) {
@@ -99,7 +99,7 @@ TEST_CASE("cpu gemm matches reference over options, transposes and C broadcasts"
   }
 }
 
-TEST_CASE("cpu gemm negative alpha/beta and mixed signs", "[cpu][gemm]") {
+TEST_CASE("gemm negative alpha/beta and mixed signs", "[device][gemm]") {
   std::mt19937_64 rng(22);
   for (auto type : {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16}) {
     for (int trial = 0; trial < 12; ++trial) {
@@ -121,7 +121,7 @@ TEST_CASE("cpu gemm negative alpha/beta and mixed signs", "[cpu][gemm]") {
   }
 }
 
-TEST_CASE("cpu gemm NaN, Inf and signed zeros", "[cpu][gemm]") {
+TEST_CASE("gemm NaN, Inf and signed zeros", "[device][gemm]") {
   std::mt19937_64 rng(23);
   for (auto type : {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16}) {
     for (int trial = 0; trial < 6; ++trial) {
@@ -141,7 +141,7 @@ TEST_CASE("cpu gemm NaN, Inf and signed zeros", "[cpu][gemm]") {
   }
 }
 
-TEST_CASE("cpu gemm large products use every thread", "[cpu][gemm]") {
+TEST_CASE("gemm large products", "[device][gemm]") {
   std::vector<GemmCase> cases;
   GemmCase big;
   big.m = 150;
@@ -175,6 +175,7 @@ TEST_CASE("cpu gemm large products use every thread", "[cpu][gemm]") {
 }
 
 // ---- The GEMM core ------------------------------------------------------------
+// The cpu device's float32 GEMM (ops/cpu/gemm.h) called directly: [cpu] tests.
 
 namespace {
 

@@ -1,4 +1,4 @@
-// cpu kernels of gru and gruCell against the reference device.
+// The device's kernels of gru and gruCell against the reference device.
 //
 // WPT's tolerances (6 ULP gru, 3 ULP gruCell) are met on the WPT vectors
 // (`webnn conformance`); on random data the gate sums mix signs, and where
@@ -67,7 +67,7 @@ void Check(const GruCase& c, uint64_t seed, double atol) {
   if (h0 >= 0) specs.push_back(spec({dirs, c.batch, c.hidden}, false));
 
   CheckAgainstReference(
-      MLDeviceType::kCpu, Describe(c), specs,
+      DeviceUnderTest(), Describe(c), specs,
       [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
         MLNamedOperands outs;
         if (c.cell) {
@@ -118,7 +118,7 @@ GruCase RandomCase(std::mt19937_64& rng, bool cell) {
 
 }  // namespace
 
-TEST_CASE("cpu gru and gruCell match reference over every option", "[cpu][gru]") {
+TEST_CASE("gru and gruCell match reference over every option", "[device][gru]") {
   std::mt19937_64 rng(61);
   for (auto type : {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16}) {
     for (int trial = 0; trial < 40; ++trial) {
@@ -129,7 +129,7 @@ TEST_CASE("cpu gru and gruCell match reference over every option", "[cpu][gru]")
   }
 }
 
-TEST_CASE("cpu gru activations: relu, tanh and sigmoid in both slots", "[cpu][gru]") {
+TEST_CASE("gru activations: relu, tanh and sigmoid in both slots", "[device][gru]") {
   using A = MLRecurrentNetworkActivation;
   std::mt19937_64 rng(62);
   const std::vector<std::vector<A>> sets = {{A::kRelu, A::kRelu}, {A::kTanh, A::kSigmoid}, {A::kSigmoid, A::kRelu},
@@ -147,7 +147,7 @@ TEST_CASE("cpu gru activations: relu, tanh and sigmoid in both slots", "[cpu][gr
   }
 }
 
-TEST_CASE("cpu gru NaN, Inf and signed zeros", "[cpu][gru]") {
+TEST_CASE("gru NaN, Inf and signed zeros", "[device][gru]") {
   std::mt19937_64 rng(63);
   for (int trial = 0; trial < 8; ++trial) {
     GruCase c = RandomCase(rng, trial % 2);
@@ -157,7 +157,7 @@ TEST_CASE("cpu gru NaN, Inf and signed zeros", "[cpu][gru]") {
   }
 }
 
-TEST_CASE("cpu gru large sizes use every thread", "[cpu][gru]") {
+TEST_CASE("gru large sizes", "[device][gru]") {
   GruCase c;
   c.steps = 3;
   c.batch = 9;
@@ -181,6 +181,9 @@ TEST_CASE("cpu gru large sizes use every thread", "[cpu][gru]") {
 }
 
 TEST_CASE("cpu gru on every compiled SIMD target", "[cpu][gru]") {
+  // About the cpu device's Highway targets: the helpers run on cpu, whatever
+  // --device says (tagged [cpu], not [device]).
+  const PinDeviceUnderTest cpu(MLDeviceType::kCpu);
   std::mt19937_64 rng(65);
   for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
     hwy::SetSupportedTargetsForTest(target);

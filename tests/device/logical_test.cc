@@ -1,4 +1,4 @@
-// cpu kernels of logicalNot, logicalAnd, logicalOr, logicalXor, isNaN and
+// The device's kernels of logicalNot, logicalAnd, logicalOr, logicalXor, isNaN and
 // isInfinite against the reference device (exact uint8 outputs).
 #include "cross_device.h"
 
@@ -13,7 +13,7 @@ void CheckBinary(const std::string& op, std::vector<uint32_t> sa, std::vector<ui
   // Any byte value is a boolean: mostly 0/1, some 2..255 (non-zero is true).
   InputSpec a{T::kUint8, std::move(sa), 0, 2, 0.2};
   InputSpec b{T::kUint8, std::move(sb), 0, 2, 0.2};
-  CheckAgainstReference(MLDeviceType::kCpu, op, {a, b},
+  CheckAgainstReference(DeviceUnderTest(), op, {a, b},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           const MLOperand r = op == "logicalAnd"  ? g.logicalAnd(in[0], in[1])
                                               : op == "logicalOr" ? g.logicalOr(in[0], in[1])
@@ -25,7 +25,7 @@ void CheckBinary(const std::string& op, std::vector<uint32_t> sa, std::vector<ui
 
 void CheckUnary(const std::string& op, T type, std::vector<uint32_t> shape, uint64_t seed) {
   InputSpec a{type, std::move(shape), type == T::kUint8 ? 0.0 : -5.0, type == T::kUint8 ? 3.0 : 5.0, 0.3};
-  CheckAgainstReference(MLDeviceType::kCpu, op, {a},
+  CheckAgainstReference(DeviceUnderTest(), op, {a},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           const MLOperand r = op == "logicalNot" ? g.logicalNot(in[0])
                                               : op == "isNaN"    ? g.isNaN(in[0])
@@ -40,7 +40,7 @@ void CheckUnary(const std::string& op, T type, std::vector<uint32_t> shape, uint
 // elementwise_unary_test.cc
 void ForEachSimdTarget(const std::function<void(const std::string&)>& f);
 
-TEST_CASE("cpu logical ops match reference on random broadcast shapes", "[cpu][logical]") {
+TEST_CASE("logical ops match reference on random broadcast shapes", "[device][logical]") {
   std::mt19937_64 rng(67);
   for (const std::string op : {"logicalAnd", "logicalOr", "logicalXor"}) {
     for (int trial = 0; trial < 8; ++trial) {
@@ -69,6 +69,9 @@ TEST_CASE("cpu logical ops match reference on random broadcast shapes", "[cpu][l
 }
 
 TEST_CASE("cpu logical ops on every SIMD target", "[cpu][logical]") {
+  // About the cpu device's Highway targets: the helpers run on cpu, whatever
+  // --device says (tagged [cpu], not [device]).
+  const PinDeviceUnderTest cpu(MLDeviceType::kCpu);
   std::mt19937_64 rng(71);
   ForEachSimdTarget([&](const std::string& target) {
     INFO("target " << target);

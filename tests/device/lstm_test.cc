@@ -1,4 +1,4 @@
-// cpu kernels of lstm and lstmCell against the reference device.
+// The device's kernels of lstm and lstmCell against the reference device.
 //
 // WPT's tolerances (3 ULP lstm, 1 ULP lstmCell; 10 ULP lstm float16) are met
 // on the WPT vectors (`webnn conformance`); on random data the gate sums mix
@@ -77,7 +77,7 @@ void Check(const LstmCase& c, uint64_t seed, double atol) {
   const int c0 = add(!c.cell && c.initial_cell, spec({dirs, c.batch, c.hidden}, false));
 
   CheckAgainstReference(
-      MLDeviceType::kCpu, Describe(c), specs,
+      DeviceUnderTest(), Describe(c), specs,
       [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
         MLNamedOperands outs;
         std::vector<MLOperand> r;
@@ -137,7 +137,7 @@ LstmCase RandomCase(std::mt19937_64& rng, bool cell) {
 
 }  // namespace
 
-TEST_CASE("cpu lstm and lstmCell match reference over every option", "[cpu][lstm]") {
+TEST_CASE("lstm and lstmCell match reference over every option", "[device][lstm]") {
   std::mt19937_64 rng(71);
   for (auto type : {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16}) {
     for (int trial = 0; trial < 40; ++trial) {
@@ -148,7 +148,7 @@ TEST_CASE("cpu lstm and lstmCell match reference over every option", "[cpu][lstm
   }
 }
 
-TEST_CASE("cpu lstm activations: relu, tanh and sigmoid in every slot", "[cpu][lstm]") {
+TEST_CASE("lstm activations: relu, tanh and sigmoid in every slot", "[device][lstm]") {
   using A = MLRecurrentNetworkActivation;
   std::mt19937_64 rng(72);
   const std::vector<std::vector<A>> sets = {{A::kRelu, A::kRelu, A::kRelu},
@@ -167,7 +167,7 @@ TEST_CASE("cpu lstm activations: relu, tanh and sigmoid in every slot", "[cpu][l
   }
 }
 
-TEST_CASE("cpu lstm NaN, Inf and signed zeros", "[cpu][lstm]") {
+TEST_CASE("lstm NaN, Inf and signed zeros", "[device][lstm]") {
   std::mt19937_64 rng(73);
   for (int trial = 0; trial < 8; ++trial) {
     LstmCase c = RandomCase(rng, trial % 2);
@@ -177,7 +177,7 @@ TEST_CASE("cpu lstm NaN, Inf and signed zeros", "[cpu][lstm]") {
   }
 }
 
-TEST_CASE("cpu lstm large sizes use every thread", "[cpu][lstm]") {
+TEST_CASE("lstm large sizes", "[device][lstm]") {
   LstmCase c;
   c.steps = 3;
   c.batch = 9;
@@ -197,6 +197,9 @@ TEST_CASE("cpu lstm large sizes use every thread", "[cpu][lstm]") {
 }
 
 TEST_CASE("cpu lstm on every compiled SIMD target", "[cpu][lstm]") {
+  // About the cpu device's Highway targets: the helpers run on cpu, whatever
+  // --device says (tagged [cpu], not [device]).
+  const PinDeviceUnderTest cpu(MLDeviceType::kCpu);
   std::mt19937_64 rng(75);
   for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
     hwy::SetSupportedTargetsForTest(target);

@@ -1,4 +1,4 @@
-// cpu kernels of the matmul family against the reference device.
+// The device's kernels of the matmul family against the reference device.
 //
 // Tolerance is WPT's for matmul: ULP = 2 * K, for float32 and float16 alike.
 // That metric needs sums without cancellation (with mixed signs a sum can
@@ -39,7 +39,7 @@ void Check(const MatmulCase& c, uint64_t seed) {
   const uint32_t k = c.a.back();
   const Tolerance tol = c.lo >= 0 ? Tolerance::Ulp(2.0 * k)
                                   : Tolerance::Atol(k * (c.type == MLOperandDataType::kFloat16 ? 2e-3 : 5e-7));
-  CheckAgainstReference(MLDeviceType::kCpu, Describe(c),
+  CheckAgainstReference(DeviceUnderTest(), Describe(c),
                         {InputSpec{c.type, c.a, c.lo, c.hi, c.special_fraction, false},
                          InputSpec{c.type, c.b, c.lo, c.hi, c.special_fraction, c.constant_b}},
                         [](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
@@ -50,7 +50,7 @@ void Check(const MatmulCase& c, uint64_t seed) {
 
 }  // namespace
 
-TEST_CASE("cpu matmul matches reference on random 2D shapes", "[cpu][matmul]") {
+TEST_CASE("matmul matches reference on random 2D shapes", "[device][matmul]") {
   std::mt19937_64 rng(101);
   for (auto type : {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16}) {
     for (int trial = 0; trial < 24; ++trial) {
@@ -65,7 +65,7 @@ TEST_CASE("cpu matmul matches reference on random 2D shapes", "[cpu][matmul]") {
   }
 }
 
-TEST_CASE("cpu matmul edge tiles: every M and N around the register tile", "[cpu][matmul]") {
+TEST_CASE("matmul edge tiles: every M and N around the cpu's register tile", "[device][matmul]") {
   // AVX-512 tiles are 14 x 32, AVX2 6 x 16: sweep M over 1..30 and N across
   // two panel widths so every panel height and every masked tail runs.
   std::mt19937_64 rng(7);
@@ -78,7 +78,7 @@ TEST_CASE("cpu matmul edge tiles: every M and N around the register tile", "[cpu
   }
 }
 
-TEST_CASE("cpu matmul batch broadcasting", "[cpu][matmul]") {
+TEST_CASE("matmul batch broadcasting", "[device][matmul]") {
   const std::vector<std::pair<std::vector<uint32_t>, std::vector<uint32_t>>> shapes = {
       {{2, 3, 4}, {2, 4, 5}},          {{2, 3, 4}, {1, 4, 5}},          {{2, 3, 4}, {4, 5}},
       {{3, 4}, {2, 4, 5}},             {{2, 2, 3, 4}, {1, 1, 4, 5}},    {{2, 1, 3, 4}, {1, 3, 4, 5}},
@@ -96,7 +96,7 @@ TEST_CASE("cpu matmul batch broadcasting", "[cpu][matmul]") {
   }
 }
 
-TEST_CASE("cpu matmul mixed signs", "[cpu][matmul]") {
+TEST_CASE("matmul mixed signs", "[device][matmul]") {
   std::mt19937_64 rng(3);
   for (auto type : {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16}) {
     for (int trial = 0; trial < 10; ++trial) {
@@ -107,7 +107,7 @@ TEST_CASE("cpu matmul mixed signs", "[cpu][matmul]") {
   }
 }
 
-TEST_CASE("cpu matmul NaN, Inf and signed zeros", "[cpu][matmul]") {
+TEST_CASE("matmul NaN, Inf and signed zeros", "[device][matmul]") {
   std::mt19937_64 rng(5);
   for (auto type : {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16}) {
     for (int trial = 0; trial < 8; ++trial) {
@@ -117,7 +117,7 @@ TEST_CASE("cpu matmul NaN, Inf and signed zeros", "[cpu][matmul]") {
   }
 }
 
-TEST_CASE("cpu matmul large products use every thread, GEMV and packed paths", "[cpu][matmul]") {
+TEST_CASE("matmul large products, GEMV and packed-B shapes", "[device][matmul]") {
   const std::vector<MatmulCase> cases = {
       // Folded batch (B shared): one [3 * 70, 130] x [130, 93] product.
       {{3, 70, 130}, {130, 93}, MLOperandDataType::kFloat32, false},
@@ -140,6 +140,9 @@ TEST_CASE("cpu matmul large products use every thread, GEMV and packed paths", "
 }
 
 TEST_CASE("cpu matmul on every compiled SIMD target", "[cpu][matmul]") {
+  // About the cpu device's Highway targets: the helpers run on cpu, whatever
+  // --device says (tagged [cpu], not [device]).
+  const PinDeviceUnderTest cpu(MLDeviceType::kCpu);
   // The best target runs everywhere else in this file; force the others
   // (AVX2, SSE4, emulation): their tiles, panel widths and masked tails differ.
   uint64_t seed = 91;

@@ -1,4 +1,4 @@
-// cpu batchNormalization, instanceNormalization (nchw, nhwc) and
+// The device's batchNormalization, instanceNormalization (nchw, nhwc) and
 // layerNormalization (default, trailing, leading, non-adjacent, unsorted and
 // empty axes) against the reference device, with and without scale/bias,
 // float32 and float16, inputs offset far from zero (shifted moments), special
@@ -25,7 +25,7 @@ void CheckBatch(T type, const std::vector<uint32_t>& shape, uint32_t axis, bool 
   std::vector<InputSpec> specs = {{type, shape, -5, 5, special}, {type, {C}, -2, 2}, {type, {C}, 0, 3}};
   if (scale) specs.push_back({type, {C}, -2, 2});
   if (bias) specs.push_back({type, {C}, -2, 2});
-  CheckAgainstReference(MLDeviceType::kCpu, "batchNormalization axis " + std::to_string(axis), specs,
+  CheckAgainstReference(DeviceUnderTest(), "batchNormalization axis " + std::to_string(axis), specs,
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           MLBatchNormalizationOptions o;
                           o.axis = axis;
@@ -43,7 +43,7 @@ void CheckInstance(T type, const std::vector<uint32_t>& shape, bool nhwc, bool s
   std::vector<InputSpec> specs = {{type, shape, offset - 3, offset + 3, special}};
   if (scale) specs.push_back({type, {C}, -2, 2});
   if (bias) specs.push_back({type, {C}, -2, 2});
-  CheckAgainstReference(MLDeviceType::kCpu, std::string("instanceNormalization ") + (nhwc ? "nhwc" : "nchw"), specs,
+  CheckAgainstReference(DeviceUnderTest(), std::string("instanceNormalization ") + (nhwc ? "nhwc" : "nchw"), specs,
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           MLInstanceNormalizationOptions o;
                           o.layout = nhwc ? MLInputOperandLayout::kNhwc : MLInputOperandLayout::kNchw;
@@ -67,7 +67,7 @@ void CheckLayer(T type, const std::vector<uint32_t>& shape, const std::optional<
   std::vector<InputSpec> specs = {{type, shape, offset - 3, offset + 3, special}};
   if (scale) specs.push_back({type, param_shape, -2, 2});
   if (bias) specs.push_back({type, param_shape, -2, 2});
-  CheckAgainstReference(MLDeviceType::kCpu, "layerNormalization", specs,
+  CheckAgainstReference(DeviceUnderTest(), "layerNormalization", specs,
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           MLLayerNormalizationOptions o;
                           o.axes = axes;
@@ -95,7 +95,7 @@ void ForEachSimdTarget(F&& body) {
 
 }  // namespace
 
-TEST_CASE("cpu batchNormalization matches reference", "[cpu][normalization]") {
+TEST_CASE("batchNormalization matches reference", "[device][normalization]") {
   std::mt19937_64 rng(31);
   for (T type : {T::kFloat32, T::kFloat16}) {
     for (int trial = 0; trial < 24; ++trial) {
@@ -109,7 +109,7 @@ TEST_CASE("cpu batchNormalization matches reference", "[cpu][normalization]") {
   }
 }
 
-TEST_CASE("cpu instanceNormalization matches reference", "[cpu][normalization]") {
+TEST_CASE("instanceNormalization matches reference", "[device][normalization]") {
   std::mt19937_64 rng(32);
   for (T type : {T::kFloat32, T::kFloat16}) {
     for (int trial = 0; trial < 24; ++trial) {
@@ -125,7 +125,7 @@ TEST_CASE("cpu instanceNormalization matches reference", "[cpu][normalization]")
   }
 }
 
-TEST_CASE("cpu layerNormalization matches reference", "[cpu][normalization]") {
+TEST_CASE("layerNormalization matches reference", "[device][normalization]") {
   std::mt19937_64 rng(33);
   for (T type : {T::kFloat32, T::kFloat16}) {
     for (int trial = 0; trial < 40; ++trial) {
@@ -151,6 +151,9 @@ TEST_CASE("cpu layerNormalization matches reference", "[cpu][normalization]") {
 }
 
 TEST_CASE("cpu normalizations on every SIMD target", "[cpu][normalization]") {
+  // About the cpu device's Highway targets: the helpers run on cpu, whatever
+  // --device says (tagged [cpu], not [device]).
+  const PinDeviceUnderTest cpu(MLDeviceType::kCpu);
   std::mt19937_64 rng(34);
   ForEachSimdTarget([&] {
     for (T type : {T::kFloat32, T::kFloat16}) {

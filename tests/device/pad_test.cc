@@ -1,4 +1,4 @@
-// cpu kernels of the pad family against the reference device.
+// The device's kernels of the pad family against the reference device.
 #include "cross_device.h"
 
 using namespace webnn;
@@ -8,7 +8,7 @@ namespace {
 
 void CheckPad(MLOperandDataType type, const std::vector<uint32_t>& shape, const std::vector<uint32_t>& begin,
               const std::vector<uint32_t>& end, MLPaddingMode mode, MLNumber value, uint64_t seed) {
-  CheckAgainstReference(MLDeviceType::kCpu, "pad", {MixedSpec(type, shape)},
+  CheckAgainstReference(DeviceUnderTest(), "pad", {MixedSpec(type, shape)},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           MLPadOptions options;
                           options.mode = mode;
@@ -22,7 +22,7 @@ const MLPaddingMode kModes[] = {MLPaddingMode::kConstant, MLPaddingMode::kEdge, 
 
 }  // namespace
 
-TEST_CASE("cpu pad matches reference on random shapes, paddings, modes and types", "[cpu][pad]") {
+TEST_CASE("pad matches reference on random shapes, paddings, modes and types", "[device][pad]") {
   std::mt19937_64 rng(101);
   // Pad values exercising the cast: fractions, negatives into unsigned types,
   // out-of-range values clamped for narrow integers.
@@ -44,7 +44,7 @@ TEST_CASE("cpu pad matches reference on random shapes, paddings, modes and types
   }
 }
 
-TEST_CASE("cpu pad: images, unpadded inner axes, no padding, large tensors", "[cpu][pad]") {
+TEST_CASE("pad: images, unpadded inner axes, no padding, large tensors", "[device][pad]") {
   std::mt19937_64 rng(102);
   for (MLOperandDataType type : kAllDataTypes) {
     for (MLPaddingMode mode : kModes) {
@@ -60,7 +60,7 @@ TEST_CASE("cpu pad: images, unpadded inner axes, no padding, large tensors", "[c
   }
 }
 
-TEST_CASE("cpu pad: special float pad values", "[cpu][pad]") {
+TEST_CASE("pad: special float pad values", "[device][pad]") {
   std::mt19937_64 rng(103);
   for (MLOperandDataType type : {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16}) {
     for (double v : {std::nan(""), double{INFINITY}, -double{INFINITY}, -0.0, 1e6, 1e-9})

@@ -1,4 +1,4 @@
-// cpu averagePool2d, l2Pool2d and maxPool2d against the reference device:
+// The device's averagePool2d, l2Pool2d and maxPool2d against the reference device:
 // random windows, strides (1, 2 and gathered), dilations, padding, floor/ceil
 // rounding (empty windows), both layouts, every type each op allows, special
 // values, global pooling and ResNet-sized inputs that use both threads.
@@ -34,7 +34,7 @@ void Check(const std::string& op, T type, const std::vector<uint32_t>& nchw_shap
   const bool is_float = type == T::kFloat32 || type == T::kFloat16;
   InputSpec s{type, shape, is_float ? -10.0 : -100.0, 100.0, special};
   if (type == T::kUint8 || type == T::kUint32 || type == T::kUint64) s.lo = 0;
-  CheckAgainstReference(MLDeviceType::kCpu, op + " " + std::string(ToString(type)) + (geo.nhwc ? " nhwc" : " nchw"),
+  CheckAgainstReference(DeviceUnderTest(), op + " " + std::string(ToString(type)) + (geo.nhwc ? " nhwc" : " nchw"),
                         {s},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           MLPool2dOptions o;
@@ -82,7 +82,7 @@ void ForEachSimdTarget(F&& body) {
 
 }  // namespace
 
-TEST_CASE("cpu pooling matches reference on random geometries", "[cpu][pool2d]") {
+TEST_CASE("pooling matches reference on random geometries", "[device][pool2d]") {
   std::mt19937_64 rng(41);
   for (const std::string op : {"averagePool2d", "l2Pool2d", "maxPool2d"}) {
     const std::vector<T> types = op == "maxPool2d"
@@ -101,7 +101,7 @@ TEST_CASE("cpu pooling matches reference on random geometries", "[cpu][pool2d]")
   }
 }
 
-TEST_CASE("cpu pooling: global windows and network-sized layers", "[cpu][pool2d]") {
+TEST_CASE("pooling: global windows and network-sized layers", "[device][pool2d]") {
   std::mt19937_64 rng(42);
   for (const std::string op : {"averagePool2d", "l2Pool2d", "maxPool2d"}) {
     for (T type : {T::kFloat32, T::kFloat16}) {
@@ -122,6 +122,9 @@ TEST_CASE("cpu pooling: global windows and network-sized layers", "[cpu][pool2d]
 }
 
 TEST_CASE("cpu pooling on every SIMD target", "[cpu][pool2d]") {
+  // About the cpu device's Highway targets: the helpers run on cpu, whatever
+  // --device says (tagged [cpu], not [device]).
+  const PinDeviceUnderTest cpu(MLDeviceType::kCpu);
   std::mt19937_64 rng(43);
   ForEachSimdTarget([&] {
     for (const std::string op : {"averagePool2d", "l2Pool2d", "maxPool2d"}) {

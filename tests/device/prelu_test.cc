@@ -1,4 +1,4 @@
-// cpu kernel of prelu against the reference device: float32, float16, int8,
+// The device's kernel of prelu against the reference device: float32, float16, int8,
 // int32, int64; slope broadcast both ways; NaN/Inf/-0, zero slopes with -Inf,
 // and wrapping integer products. Tolerance: WPT's (1 ULP; integers exact).
 #include "cross_device.h"
@@ -15,7 +15,7 @@ void Check(T type, std::vector<uint32_t> sx, std::vector<uint32_t> ss, uint64_t 
   const bool f = type == T::kFloat32 || type == T::kFloat16;
   InputSpec x{type, std::move(sx), -100, 100, 0.1};
   InputSpec s{type, std::move(ss), f ? slope_lo : -3, f ? slope_hi : 3, 0.1, constant_slope};
-  CheckAgainstReference(MLDeviceType::kCpu, "prelu", {x, s},
+  CheckAgainstReference(DeviceUnderTest(), "prelu", {x, s},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           return MLNamedOperands{{"out", g.prelu(in[0], in[1])}};
                         },
@@ -27,7 +27,7 @@ void Check(T type, std::vector<uint32_t> sx, std::vector<uint32_t> ss, uint64_t 
 // elementwise_unary_test.cc
 void ForEachSimdTarget(const std::function<void(const std::string&)>& f);
 
-TEST_CASE("cpu prelu matches reference for every type on random broadcast shapes", "[cpu][prelu]") {
+TEST_CASE("prelu matches reference for every type on random broadcast shapes", "[device][prelu]") {
   std::mt19937_64 rng(83);
   for (const T type : {T::kFloat32, T::kFloat16, T::kInt8, T::kInt32, T::kInt64}) {
     for (int trial = 0; trial < 10; ++trial) {
@@ -47,6 +47,9 @@ TEST_CASE("cpu prelu matches reference for every type on random broadcast shapes
 }
 
 TEST_CASE("cpu prelu on every SIMD target", "[cpu][prelu]") {
+  // About the cpu device's Highway targets: the helpers run on cpu, whatever
+  // --device says (tagged [cpu], not [device]).
+  const PinDeviceUnderTest cpu(MLDeviceType::kCpu);
   std::mt19937_64 rng(89);
   ForEachSimdTarget([&](const std::string& target) {
     INFO("target " << target);
@@ -54,7 +57,7 @@ TEST_CASE("cpu prelu on every SIMD target", "[cpu][prelu]") {
   });
 }
 
-TEST_CASE("cpu prelu with per-channel slopes in channels-last layout", "[cpu][prelu]") {
+TEST_CASE("prelu with per-channel slopes in channels-last layout", "[device][prelu]") {
   std::mt19937_64 rng(97);
   for (const T type : {T::kFloat32, T::kFloat16, T::kInt8})
     for (const uint32_t c : {1u, 5u, 64u, 1000u}) Check(type, {2, 33, 35, c}, {c}, rng(), -1, 1, true);

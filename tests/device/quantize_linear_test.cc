@@ -1,4 +1,4 @@
-// cpu kernels of quantizeLinear and dequantizeLinear against the reference
+// The device's kernels of quantizeLinear and dequantizeLinear against the reference
 // device: every float/integer type pair (int4/uint4 packed, odd lengths),
 // per-tensor, per-axis and blockwise scale/zeroPoint, NaN/Inf inputs and
 // scales, saturation, and quotients on exact .5 ties (round half to even of
@@ -50,7 +50,7 @@ void CheckQuantize(T ftype, T itype, std::vector<uint32_t> in, std::vector<uint3
   InputSpec x{ftype, std::move(in), -x_range, x_range, special};
   InputSpec s{ftype, p, 0.05, 2, special / 2, constant_params};
   InputSpec z{itype, p, zlo, zhi, 0, constant_params};
-  CheckAgainstReference(MLDeviceType::kCpu, "quantizeLinear", {x, s, z},
+  CheckAgainstReference(DeviceUnderTest(), "quantizeLinear", {x, s, z},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& v) {
                           return MLNamedOperands{{"out", g.quantizeLinear(v[0], v[1], v[2])}};
                         },
@@ -63,7 +63,7 @@ void CheckDequantize(T ftype, T itype, std::vector<uint32_t> in, std::vector<uin
   InputSpec x{itype, std::move(in), lo, hi, special};
   InputSpec s{ftype, p, -2, 2, special, constant_params};
   InputSpec z{itype, p, lo, hi, special, constant_params};
-  CheckAgainstReference(MLDeviceType::kCpu, "dequantizeLinear", {x, s, z},
+  CheckAgainstReference(DeviceUnderTest(), "dequantizeLinear", {x, s, z},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& v) {
                           return MLNamedOperands{{"out", g.dequantizeLinear(v[0], v[1], v[2])}};
                         },
@@ -94,7 +94,7 @@ MLOperand Constant11(MLGraphBuilder& g, T type, double v) {
 // elementwise_unary_test.cc
 void ForEachSimdTarget(const std::function<void(const std::string&)>& f);
 
-TEST_CASE("cpu quantizeLinear/dequantizeLinear match reference on random blockwise shapes", "[cpu][quantize_linear]") {
+TEST_CASE("quantizeLinear/dequantizeLinear match reference on random blockwise shapes", "[device][quantize_linear]") {
   std::mt19937_64 rng(109);
   for (const T ftype : {T::kFloat32, T::kFloat16}) {
     for (const T itype : kIntTypes) {
@@ -118,6 +118,9 @@ TEST_CASE("cpu quantizeLinear/dequantizeLinear match reference on random blockwi
 }
 
 TEST_CASE("cpu quantizeLinear rounds exact .5 quotients to even", "[cpu][quantize_linear]") {
+  // About the cpu device's Highway targets: the helpers run on cpu, whatever
+  // --device says (tagged [cpu], not [device]).
+  const PinDeviceUnderTest cpu(MLDeviceType::kCpu);
   std::mt19937_64 rng(113);
   ForEachSimdTarget([&](const std::string& target) {
     INFO("target " << target);

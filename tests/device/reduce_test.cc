@@ -1,4 +1,4 @@
-// cpu kernels of the reduce family against the reference device: every
+// The device's kernels of the reduce family against the reference device: every
 // reduction x every data type it allows, random shapes and axis sets (inner,
 // outer, middle, non-adjacent, unsorted, empty, all), special values, and
 // shapes large enough to split windows across threads.
@@ -92,7 +92,7 @@ void Check(const std::string& op, T type, const std::vector<uint32_t>& shape,
   what += axes ? " axes" : " all axes";
   if (axes)
     for (uint32_t a : *axes) what += " " + std::to_string(a);
-  CheckAgainstReference(MLDeviceType::kCpu, what, {SpecFor(type, op, shape, special)},
+  CheckAgainstReference(DeviceUnderTest(), what, {SpecFor(type, op, shape, special)},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           MLReduceOptions o;
                           o.axes = axes;
@@ -121,7 +121,7 @@ const char* const kOps[] = {"reduceL1",  "reduceL2",  "reduceLogSum",  "reduceLo
 
 }  // namespace
 
-TEST_CASE("cpu reductions match reference on random shapes and axes", "[cpu][reduce]") {
+TEST_CASE("reductions match reference on random shapes and axes", "[device][reduce]") {
   std::mt19937_64 rng(101);
   for (const std::string op : kOps) {
     for (T type : TypesOf(op)) {
@@ -144,7 +144,7 @@ TEST_CASE("cpu reductions match reference on random shapes and axes", "[cpu][red
   }
 }
 
-TEST_CASE("cpu reductions over inner, outer and middle axes of larger tensors", "[cpu][reduce]") {
+TEST_CASE("reductions over inner, outer and middle axes of larger tensors", "[device][reduce]") {
   struct Case {
     std::vector<uint32_t> shape;
     std::vector<uint32_t> axes;
@@ -175,7 +175,7 @@ TEST_CASE("cpu reductions over inner, outer and middle axes of larger tensors", 
   }
 }
 
-TEST_CASE("cpu reductions over short rows and narrow columns", "[cpu][reduce]") {
+TEST_CASE("reductions over short rows and narrow columns", "[device][reduce]") {
   // Short inner windows (transposed, pair-tree for 2/4/8) and narrow outer
   // reductions (rows folded into wide vectors), with tails of both.
   std::mt19937_64 rng(505);
@@ -193,7 +193,7 @@ TEST_CASE("cpu reductions over short rows and narrow columns", "[cpu][reduce]") 
   }
 }
 
-TEST_CASE("cpu reductions: NaN and infinities in windows", "[cpu][reduce]") {
+TEST_CASE("reductions: NaN and infinities in windows", "[device][reduce]") {
   std::mt19937_64 rng(303);
   for (const std::string op : kOps) {
     for (T type : {T::kFloat32, T::kFloat16}) {
@@ -205,6 +205,9 @@ TEST_CASE("cpu reductions: NaN and infinities in windows", "[cpu][reduce]") {
 }
 
 TEST_CASE("cpu reductions on every SIMD target", "[cpu][reduce]") {
+  // About the cpu device's Highway targets: the helpers run on cpu, whatever
+  // --device says (tagged [cpu], not [device]).
+  const PinDeviceUnderTest cpu(MLDeviceType::kCpu);
   std::mt19937_64 rng(404);
   ForEachSimdTarget([&] {
     for (const std::string op : kOps) {

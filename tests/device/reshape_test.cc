@@ -1,4 +1,4 @@
-// cpu kernels of the reshape family against the reference device.
+// The device's kernels of the reshape family against the reference device.
 #include "cross_device.h"
 
 using namespace webnn;
@@ -8,7 +8,7 @@ namespace {
 
 void CheckReshape(MLOperandDataType type, const std::vector<uint32_t>& shape, const std::vector<uint32_t>& new_shape,
                   uint64_t seed) {
-  CheckAgainstReference(MLDeviceType::kCpu, "reshape", {MixedSpec(type, shape)},
+  CheckAgainstReference(DeviceUnderTest(), "reshape", {MixedSpec(type, shape)},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           std::vector<MLDimension> dims(new_shape.begin(), new_shape.end());
                           return MLNamedOperands{{"out", g.reshape(in[0], dims)}};
@@ -18,7 +18,7 @@ void CheckReshape(MLOperandDataType type, const std::vector<uint32_t>& shape, co
 
 }  // namespace
 
-TEST_CASE("cpu reshape matches reference for every type", "[cpu][reshape]") {
+TEST_CASE("reshape matches reference for every type", "[device][reshape]") {
   std::mt19937_64 rng(91);
   for (MLOperandDataType type : kAllDataTypes) {
     CheckReshape(type, {}, {1, 1}, rng());

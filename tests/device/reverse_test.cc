@@ -1,4 +1,4 @@
-// cpu kernels of the reverse family against the reference device.
+// The device's kernels of the reverse family against the reference device.
 #include "cross_device.h"
 
 using namespace webnn;
@@ -8,7 +8,7 @@ namespace {
 
 void CheckReverse(MLOperandDataType type, const std::vector<uint32_t>& shape, std::optional<std::vector<uint32_t>> axes,
                   uint64_t seed) {
-  CheckAgainstReference(MLDeviceType::kCpu, "reverse", {MixedSpec(type, shape)},
+  CheckAgainstReference(DeviceUnderTest(), "reverse", {MixedSpec(type, shape)},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           MLReverseOptions options;
                           options.axes = axes;
@@ -19,7 +19,7 @@ void CheckReverse(MLOperandDataType type, const std::vector<uint32_t>& shape, st
 
 }  // namespace
 
-TEST_CASE("cpu reverse matches reference on random shapes, axes and types", "[cpu][reverse]") {
+TEST_CASE("reverse matches reference on random shapes, axes and types", "[device][reverse]") {
   std::mt19937_64 rng(81);
   for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 24; ++trial) {
@@ -33,7 +33,7 @@ TEST_CASE("cpu reverse matches reference on random shapes, axes and types", "[cp
   }
 }
 
-TEST_CASE("cpu reverse: innermost axis with vector tails, outer axes, large tensors", "[cpu][reverse]") {
+TEST_CASE("reverse: innermost axis with vector tails, outer axes, large tensors", "[device][reverse]") {
   std::mt19937_64 rng(82);
   for (MLOperandDataType type : kAllDataTypes) {
     CheckReverse(type, {1}, std::nullopt, rng());

@@ -1,4 +1,4 @@
-// cpu kernels of scatterElements and scatterND against the reference device.
+// The device's kernels of scatterElements and scatterND against the reference device.
 #include "cross_device.h"
 
 using namespace webnn;
@@ -15,7 +15,7 @@ InputSpec Indices(MLOperandDataType type, std::vector<uint32_t> shape, uint32_t 
 
 void Check(const std::string& op, MLOperandDataType type, const std::vector<uint32_t>& shape, const InputSpec& indices,
            const std::vector<uint32_t>& updates_shape, uint32_t axis, uint64_t seed) {
-  CheckAgainstReference(MLDeviceType::kCpu, op, {MixedSpec(type, shape), indices, MixedSpec(type, updates_shape)},
+  CheckAgainstReference(DeviceUnderTest(), op, {MixedSpec(type, shape), indices, MixedSpec(type, updates_shape)},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           if (op == "scatterElements") {
                             MLScatterOptions options;
@@ -29,7 +29,7 @@ void Check(const std::string& op, MLOperandDataType type, const std::vector<uint
 
 }  // namespace
 
-TEST_CASE("cpu scatterElements matches reference on random shapes, axes, index and data types", "[cpu][scatter]") {
+TEST_CASE("scatterElements matches reference on random shapes, axes, index and data types", "[device][scatter]") {
   std::mt19937_64 rng(141);
   for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 18; ++trial) {
@@ -52,7 +52,7 @@ TEST_CASE("cpu scatterElements matches reference on random shapes, axes, index a
   }
 }
 
-TEST_CASE("cpu scatterND matches reference on random shapes, index and data types", "[cpu][scatter]") {
+TEST_CASE("scatterND matches reference on random shapes, index and data types", "[device][scatter]") {
   std::mt19937_64 rng(142);
   for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 18; ++trial) {

@@ -1,4 +1,4 @@
-// cpu kernels of the slice family against the reference device.
+// The device's kernels of the slice family against the reference device.
 #include "cross_device.h"
 
 using namespace webnn;
@@ -8,7 +8,7 @@ namespace {
 
 void CheckSlice(MLOperandDataType type, const std::vector<uint32_t>& shape, const std::vector<uint32_t>& starts,
                 const std::vector<uint32_t>& sizes, std::optional<std::vector<uint32_t>> strides, uint64_t seed) {
-  CheckAgainstReference(MLDeviceType::kCpu, "slice", {MixedSpec(type, shape)},
+  CheckAgainstReference(DeviceUnderTest(), "slice", {MixedSpec(type, shape)},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           MLSliceOptions options;
                           options.strides = strides;
@@ -33,7 +33,7 @@ void RandomSlice(std::mt19937_64& rng, const std::vector<uint32_t>& shape, bool 
 
 }  // namespace
 
-TEST_CASE("cpu slice matches reference on random shapes, starts, steps and types", "[cpu][slice]") {
+TEST_CASE("slice matches reference on random shapes, starts, steps and types", "[device][slice]") {
   std::mt19937_64 rng(51);
   std::vector<uint32_t> starts, sizes, strides;
   for (MLOperandDataType type : kAllDataTypes) {
@@ -47,7 +47,7 @@ TEST_CASE("cpu slice matches reference on random shapes, starts, steps and types
   }
 }
 
-TEST_CASE("cpu slice: whole rows, single columns, innermost steps, large tensors", "[cpu][slice]") {
+TEST_CASE("slice: whole rows, single columns, innermost steps, large tensors", "[device][slice]") {
   std::mt19937_64 rng(52);
   for (MLOperandDataType type : kAllDataTypes) {
     CheckSlice(type, {1}, {0}, {1}, std::nullopt, rng());

@@ -1,4 +1,4 @@
-// cpu softmax against the reference device: every axis position (rows and
+// The device's softmax against the reference device: every axis position (rows and
 // columns), odd lengths, special values, float32 and float16, and shapes that
 // use both threads. Tolerance: WPT's 3 * L + 3 ULP for an axis of length L.
 #include <hwy/targets.h>
@@ -13,7 +13,7 @@ namespace {
 void Check(MLOperandDataType type, const std::vector<uint32_t>& shape, uint32_t axis, double lo, double hi,
            double special, uint64_t seed) {
   InputSpec s{type, shape, lo, hi, special};
-  CheckAgainstReference(MLDeviceType::kCpu, "softmax axis " + std::to_string(axis), {s},
+  CheckAgainstReference(DeviceUnderTest(), "softmax axis " + std::to_string(axis), {s},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           return MLNamedOperands{{"out", g.softmax(in[0], axis)}};
                         },
@@ -36,7 +36,7 @@ void ForEachSimdTarget(F&& body) {
 
 }  // namespace
 
-TEST_CASE("cpu softmax matches reference on random shapes and axes", "[cpu][softmax]") {
+TEST_CASE("softmax matches reference on random shapes and axes", "[device][softmax]") {
   std::mt19937_64 rng(11);
   for (MLOperandDataType type : {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16}) {
     for (int trial = 0; trial < 40; ++trial) {
@@ -50,7 +50,7 @@ TEST_CASE("cpu softmax matches reference on random shapes and axes", "[cpu][soft
   }
 }
 
-TEST_CASE("cpu softmax on large rows and columns", "[cpu][softmax]") {
+TEST_CASE("softmax on large rows and columns", "[device][softmax]") {
   std::mt19937_64 rng(12);
   for (MLOperandDataType type : {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16}) {
     Check(type, {64, 1000}, 1, -20, 20, 0, rng());
@@ -61,7 +61,7 @@ TEST_CASE("cpu softmax on large rows and columns", "[cpu][softmax]") {
   }
 }
 
-TEST_CASE("cpu softmax: NaN, infinities, single elements", "[cpu][softmax]") {
+TEST_CASE("softmax: NaN, infinities, single elements", "[device][softmax]") {
   std::mt19937_64 rng(13);
   for (MLOperandDataType type : {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16}) {
     Check(type, {50, 7}, 1, -5, 5, 0.15, rng());
@@ -72,6 +72,9 @@ TEST_CASE("cpu softmax: NaN, infinities, single elements", "[cpu][softmax]") {
 }
 
 TEST_CASE("cpu softmax on every SIMD target", "[cpu][softmax]") {
+  // About the cpu device's Highway targets: the helpers run on cpu, whatever
+  // --device says (tagged [cpu], not [device]).
+  const PinDeviceUnderTest cpu(MLDeviceType::kCpu);
   std::mt19937_64 rng(14);
   ForEachSimdTarget([&] {
     for (MLOperandDataType type : {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16}) {

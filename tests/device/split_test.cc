@@ -1,4 +1,4 @@
-// cpu kernels of the split family against the reference device.
+// The device's kernels of the split family against the reference device.
 #include "cross_device.h"
 
 using namespace webnn;
@@ -8,7 +8,7 @@ namespace {
 
 void CheckSplit(MLOperandDataType type, const std::vector<uint32_t>& shape, const MLSplits& splits, uint32_t axis,
                 uint64_t seed) {
-  CheckAgainstReference(MLDeviceType::kCpu, "split", {MixedSpec(type, shape)},
+  CheckAgainstReference(DeviceUnderTest(), "split", {MixedSpec(type, shape)},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           MLSplitOptions options;
                           options.axis = axis;
@@ -22,7 +22,7 @@ void CheckSplit(MLOperandDataType type, const std::vector<uint32_t>& shape, cons
 
 }  // namespace
 
-TEST_CASE("cpu split matches reference on random shapes, splits, axes and types", "[cpu][split]") {
+TEST_CASE("split matches reference on random shapes, splits, axes and types", "[device][split]") {
   std::mt19937_64 rng(121);
   for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 24; ++trial) {
@@ -41,7 +41,7 @@ TEST_CASE("cpu split matches reference on random shapes, splits, axes and types"
   }
 }
 
-TEST_CASE("cpu split: equal parts, innermost axis, large tensors", "[cpu][split]") {
+TEST_CASE("split: equal parts, innermost axis, large tensors", "[device][split]") {
   std::mt19937_64 rng(122);
   for (MLOperandDataType type : kAllDataTypes) {
     CheckSplit(type, {1}, 1u, 0, rng());

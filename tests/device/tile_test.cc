@@ -1,4 +1,4 @@
-// cpu kernels of the tile family against the reference device.
+// The device's kernels of the tile family against the reference device.
 #include "cross_device.h"
 
 using namespace webnn;
@@ -8,7 +8,7 @@ namespace {
 
 void CheckTile(MLOperandDataType type, const std::vector<uint32_t>& shape, const std::vector<uint32_t>& reps,
                uint64_t seed) {
-  CheckAgainstReference(MLDeviceType::kCpu, "tile", {MixedSpec(type, shape)},
+  CheckAgainstReference(DeviceUnderTest(), "tile", {MixedSpec(type, shape)},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           return MLNamedOperands{{"out", g.tile(in[0], reps)}};
                         },
@@ -17,7 +17,7 @@ void CheckTile(MLOperandDataType type, const std::vector<uint32_t>& shape, const
 
 }  // namespace
 
-TEST_CASE("cpu tile matches reference on random shapes, repetitions and types", "[cpu][tile]") {
+TEST_CASE("tile matches reference on random shapes, repetitions and types", "[device][tile]") {
   std::mt19937_64 rng(71);
   for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 24; ++trial) {
@@ -30,7 +30,7 @@ TEST_CASE("cpu tile matches reference on random shapes, repetitions and types", 
   }
 }
 
-TEST_CASE("cpu tile: single elements, innermost repetition, replicated short rows, large outputs", "[cpu][tile]") {
+TEST_CASE("tile: single elements, innermost repetition, replicated short rows, large outputs", "[device][tile]") {
   std::mt19937_64 rng(72);
   for (MLOperandDataType type : kAllDataTypes) {
     CheckTile(type, {1}, {1}, rng());

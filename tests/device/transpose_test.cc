@@ -1,4 +1,4 @@
-// cpu kernels of the transpose family against the reference device.
+// The device's kernels of the transpose family against the reference device.
 #include <algorithm>
 #include <numeric>
 
@@ -13,7 +13,7 @@ namespace {
 
 void CheckTranspose(MLOperandDataType type, const std::vector<uint32_t>& shape, std::optional<std::vector<uint32_t>> perm,
                     uint64_t seed) {
-  CheckAgainstReference(MLDeviceType::kCpu, "transpose", {MixedSpec(type, shape)},
+  CheckAgainstReference(DeviceUnderTest(), "transpose", {MixedSpec(type, shape)},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           MLTransposeOptions options;
                           options.permutation = perm;
@@ -24,7 +24,7 @@ void CheckTranspose(MLOperandDataType type, const std::vector<uint32_t>& shape, 
 
 }  // namespace
 
-TEST_CASE("cpu transpose matches reference on random shapes, permutations and types", "[cpu][transpose]") {
+TEST_CASE("transpose matches reference on random shapes, permutations and types", "[device][transpose]") {
   std::mt19937_64 rng(41);
   for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 24; ++trial) {
@@ -38,7 +38,7 @@ TEST_CASE("cpu transpose matches reference on random shapes, permutations and ty
   }
 }
 
-TEST_CASE("cpu transpose: register tiles, edges and (de)interleaving", "[cpu][transpose]") {
+TEST_CASE("transpose: register tiles, edges and (de)interleaving", "[device][transpose]") {
   std::mt19937_64 rng(42);
   for (MLOperandDataType type : kAllDataTypes) {
     // 2D with full tiles plus odd edges in both directions.
@@ -58,7 +58,7 @@ TEST_CASE("cpu transpose: register tiles, edges and (de)interleaving", "[cpu][tr
   }
 }
 
-TEST_CASE("cpu transpose on large tensors uses every thread", "[cpu][transpose]") {
+TEST_CASE("transpose on large tensors", "[device][transpose]") {
   std::mt19937_64 rng(43);
   for (MLOperandDataType type : {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16, MLOperandDataType::kInt8,
                                  MLOperandDataType::kInt64}) {
@@ -73,6 +73,9 @@ TEST_CASE("cpu transpose on large tensors uses every thread", "[cpu][transpose]"
 // specific paths (register tiles of 2 or 4 blocks, 128-bit fallbacks, scalar
 // targets): run a sample of every family on each compiled Highway target.
 TEST_CASE("cpu data-movement kernels on every compiled Highway target", "[cpu][transpose]") {
+  // About the cpu device's Highway targets: the helpers run on cpu, whatever
+  // --device says (tagged [cpu], not [device]).
+  const PinDeviceUnderTest cpu(MLDeviceType::kCpu);
   std::mt19937_64 rng(44);
   for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
     hwy::SetSupportedTargetsForTest(target);

@@ -1,4 +1,4 @@
-// cpu kernels of the triangular family against the reference device.
+// The device's kernels of the triangular family against the reference device.
 #include "cross_device.h"
 
 using namespace webnn;
@@ -8,7 +8,7 @@ namespace {
 
 void CheckTriangular(MLOperandDataType type, const std::vector<uint32_t>& shape, bool upper, int32_t diagonal,
                      uint64_t seed) {
-  CheckAgainstReference(MLDeviceType::kCpu, "triangular", {MixedSpec(type, shape)},
+  CheckAgainstReference(DeviceUnderTest(), "triangular", {MixedSpec(type, shape)},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           MLTriangularOptions options;
                           options.upper = upper;
@@ -20,7 +20,7 @@ void CheckTriangular(MLOperandDataType type, const std::vector<uint32_t>& shape,
 
 }  // namespace
 
-TEST_CASE("cpu triangular matches reference on random shapes, diagonals and types", "[cpu][triangular]") {
+TEST_CASE("triangular matches reference on random shapes, diagonals and types", "[device][triangular]") {
   std::mt19937_64 rng(151);
   for (MLOperandDataType type : kAllDataTypes) {
     for (int trial = 0; trial < 24; ++trial) {
@@ -32,7 +32,7 @@ TEST_CASE("cpu triangular matches reference on random shapes, diagonals and type
   }
 }
 
-TEST_CASE("cpu triangular: diagonals beyond the matrix, large tensors", "[cpu][triangular]") {
+TEST_CASE("triangular: diagonals beyond the matrix, large tensors", "[device][triangular]") {
   std::mt19937_64 rng(152);
   for (MLOperandDataType type : kAllDataTypes) {
     for (bool upper : {true, false}) {

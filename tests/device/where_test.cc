@@ -1,4 +1,4 @@
-// cpu kernel of where against the reference device: every value type, all
+// The device's kernel of where against the reference device: every value type, all
 // three operands broadcast (scalar conditions, rows, columns), bit-exact
 // selection (NaN payloads, -0).
 #include "cross_device.h"
@@ -18,7 +18,7 @@ void Check(T type, std::vector<uint32_t> sc, std::vector<uint32_t> st, std::vect
   InputSpec c{T::kUint8, std::move(sc), 0, 2, 0.1};
   InputSpec t{type, std::move(st), is_unsigned ? 0.0 : -100.0, 100, 0.1};
   InputSpec f{type, std::move(sf), is_unsigned ? 0.0 : -100.0, 100, 0.1};
-  CheckAgainstReference(MLDeviceType::kCpu, "where", {c, t, f},
+  CheckAgainstReference(DeviceUnderTest(), "where", {c, t, f},
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           return MLNamedOperands{{"out", g.where(in[0], in[1], in[2])}};
                         },
@@ -37,7 +37,7 @@ std::vector<uint32_t> Squeeze(std::mt19937_64& rng, std::vector<uint32_t> s) {
 // elementwise_unary_test.cc
 void ForEachSimdTarget(const std::function<void(const std::string&)>& f);
 
-TEST_CASE("cpu where matches reference for every type on random broadcast shapes", "[cpu][where]") {
+TEST_CASE("where matches reference for every type on random broadcast shapes", "[device][where]") {
   std::mt19937_64 rng(73);
   for (const T type : kAllTypes) {
     for (int trial = 0; trial < 10; ++trial) {
@@ -54,6 +54,9 @@ TEST_CASE("cpu where matches reference for every type on random broadcast shapes
 }
 
 TEST_CASE("cpu where on every SIMD target", "[cpu][where]") {
+  // About the cpu device's Highway targets: the helpers run on cpu, whatever
+  // --device says (tagged [cpu], not [device]).
+  const PinDeviceUnderTest cpu(MLDeviceType::kCpu);
   std::mt19937_64 rng(79);
   ForEachSimdTarget([&](const std::string& target) {
     INFO("target " << target);
