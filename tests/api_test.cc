@@ -4,6 +4,7 @@
 #include <set>
 
 #include "core/shape.h"
+#include "io/op_binding.h"
 #include "ops/op_kind.h"
 #include "test_util.h"
 
@@ -44,6 +45,15 @@ TEST_CASE("opSupportLimits lists all 95 operators, derived from the op list", "[
   CHECK(std::set<MLOperandDataType>(add.begin(), add.end()).size() == 8);
   const auto& dq = limits.at("dequantizeLinear", "input").dataTypes;
   CHECK(std::find(dq.begin(), dq.end(), MLOperandDataType::kInt4) != dq.end());
+}
+
+TEST_CASE("every operator of op_list.inc has a WebIDL binding, and nothing else has", "[api][limits]") {
+  // The binding table (src/io/op_binding.cc) is kept by hand; this ties it to
+  // THE op list. MLGraphBuilder's methods are reached through it by the WPT
+  // suite, which covers every operator.
+  for (ops::OpKind op : ops::kAllOps) CHECK(io::OpParams(ops::OpName(op)) != nullptr);
+  CHECK(io::OpParams("fusedElementwise") == nullptr);  // internal ops are not part of the API
+  CHECK(io::OpParams("noSuchOp") == nullptr);
 }
 
 TEST_CASE("input() validates names and descriptors", "[api][validation]") {
