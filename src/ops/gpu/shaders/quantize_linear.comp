@@ -5,7 +5,8 @@
 // low nibble first). As the reference (src/ops/reference/quantize_linear.cc):
 //   quantize:   saturate(roundEven(x / scale) + zeroPoint), the quotient
 //               rounded from its exact value; NaN -> 0, +-Infinity saturate.
-//   dequantize: (x - zeroPoint) * scale, the difference exact in 64 bits.
+//   dequantize: (x - zeroPoint) * scale, the difference exact in 64 bits and
+//               the product rounded once (DequantizeExact).
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 layout(local_size_x = 256) in;
@@ -121,6 +122,53 @@ int64_t Quantize(uint i) {
 }
 #endif
 
+#if !defined(QUANTIZE)
+// +-m * 2^e rounded once to float (to nearest even, or to odd with `odd` so a
+// later rounding to float16 is still a single correct rounding), subnormals
+// and overflow included; built from bits (no denormal arithmetic).
+float RoundScaled(bool neg, uint64_t m, int e, bool odd) {
+  if (m == 0ul) return neg ? -0.0 : 0.0;
+  const uint mh = uint(m >> 32);
+  const int msb = mh != 0u ? findMSB(mh) + 32 : findMSB(uint(m));
+  const int lsb = max(msb + e - 23, -149);  // exponent of the result's last bit
+  const int shift = lsb - e;
+  uint64_t q;
+  if (shift <= 0) {
+    q = m << uint(-shift);
+  } else if (shift > msb + 1) {
+    q = odd ? 1ul : 0ul;  // below half the last bit
+  } else {
+    q = m >> uint(shift);
+    const uint64_t rem = m - (q << uint(shift)), halfway = 1ul << uint(shift - 1);
+    if (odd) {
+      if (rem != 0ul) q |= 1ul;
+    } else if (rem > halfway || (rem == halfway && (q & 1ul) != 0ul)) {
+      q += 1ul;
+    }
+  }
+  uint bits = (uint(lsb + 149) << 23) + uint(q);
+  if (lsb + 149 >= 255 || bits >= 0x7f800000u) bits = 0x7f800000u;
+  return uintBitsToFloat(bits | (neg ? 0x80000000u : 0u));
+}
+
+// (x - zeroPoint) * scale with one rounding, as the reference's float64
+// product: the 64-bit integer times scale's 24-bit mantissa is exact in 64 bits.
+float DequantizeExact(int64_t c, float s) {
+  const uint sb = floatBitsToUint(s);
+  const uint se = (sb >> 23) & 255u;
+  if (se == 255u || c == 0l) return float(c) * s;
+  const uint64_t ms = uint64_t(se == 0u ? (sb & 0x7fffffu) : ((sb & 0x7fffffu) | 0x800000u));
+  const int e = (se == 0u ? 1 : int(se)) - 150;
+  const uint64_t ac = uint64_t(c < 0l ? -c : c);
+#if defined(A_F16)
+  const bool odd = true;
+#else
+  const bool odd = false;
+#endif
+  return RoundScaled((c < 0l) != ((sb >> 31) != 0u), ac * ms, e, odd);
+}
+#endif
+
 void main() {
   const uint n = P(0);
 #if defined(QUANTIZE)
@@ -137,7 +185,7 @@ void main() {
   GRID_STRIDE_LOOP(i, n) {
     const uint p = ParamIndex(i);
     const int64_t centered = LOAD_Q(x, BASE(1), i) - LOAD_Q(zero_point, BASE(3), p);
-    o[BASE(4) + i] = A_T(float(centered) * float(scale[BASE(2) + p]));
+    o[BASE(4) + i] = A_T(DequantizeExact(centered, float(scale[BASE(2) + p])));
   }
 #endif
 }

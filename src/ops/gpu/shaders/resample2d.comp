@@ -5,7 +5,7 @@
 //   num = clamp((2o + 1) * in - out, 0, (in - 1) * den),  den = 2 * out,
 // in 64-bit integers, so nearest's ceil(coordinate - 1/2) is exact (ties pick
 // the smaller index) and linear weights are exact fractions. Linear on floats
-// interpolates in float; on int8/uint8 it is the exact rational result
+// interpolates in float-float (LerpFloat); on int8/uint8 it is the exact rational result
 // rounded to nearest, ties to even.
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -42,6 +42,86 @@ void MapCoordinate(uint o, uint in_size, uint out_size, bool nearest, out uint l
   hi = frac == 0l ? lo : lo + 1u;
 }
 
+#if defined(A_FLOAT)
+// Float-float (hi + lo) arithmetic, `precise` so lavapipe neither fuses nor
+// reassociates; products by Dekker's splitting (GLSL fma is not fused there).
+void TwoProduct(float a, float b, out float hi, out float lo) {
+  precise float p = a * b;
+  precise float ca = 4097.0 * a;
+  precise float ah = ca - (ca - a);
+  precise float al = a - ah;
+  precise float cb = 4097.0 * b;
+  precise float bh = cb - (cb - b);
+  precise float bl = b - bh;
+  precise float e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+  hi = p;
+  lo = e;
+}
+
+vec2 TwoSum(float a, float b) {
+  precise float s = a + b;
+  precise float bb = s - a;
+  precise float e = (a - (s - bb)) + (b - bb);
+  return vec2(s, e);
+}
+
+vec2 FastTwoSum(float a, float b) {
+  precise float s = a + b;
+  precise float e = b - (s - a);
+  return vec2(s, e);
+}
+
+// n / d (0 <= n <= d < 2^24) as a float-float.
+vec2 Ratio(float n, float d) {
+  precise float h = n / d;
+  float p, e;
+  TwoProduct(h, d, p, e);
+  precise float r = ((n - p) - e) / d;
+  return FastTwoSum(h, r);
+}
+
+// v * w for a float v and a float-float w.
+vec2 MulF(float v, vec2 w) {
+  float p, e;
+  TwoProduct(v, w.x, p, e);
+  precise float l = e + v * w.y;
+  return FastTwoSum(p, l);
+}
+
+vec2 Mul(vec2 a, vec2 b) {
+  float p, e;
+  TwoProduct(a.x, b.x, p, e);
+  precise float l = e + (a.x * b.y + a.y * b.x);
+  return FastTwoSum(p, l);
+}
+
+vec2 Add(vec2 a, vec2 b) {
+  const vec2 s = TwoSum(a.x, b.x);
+  precise float l = s.y + (a.y + b.y);
+  return FastTwoSum(s.x, l);
+}
+
+// The reference's v00 (1 - tx) (1 - ty) + ... blend in float-float (about 46
+// bits), rounded once: a float blend loses the leading bits when the corners
+// nearly cancel. Non-finite or huge corners (splitting would overflow) take
+// the plain float formula, whose Infinity/NaN results match the reference's.
+float LerpFloat(float v00, float v01, float v10, float v11, int64_t fx, int64_t dx, int64_t fy, int64_t dy) {
+  const float m = max(max(abs(v00), abs(v01)), max(abs(v10), abs(v11)));
+  if (!(m < 1e30) || dx >= 16777216l || dy >= 16777216l) {
+    const float tx = float(fx) / float(dx), ty = float(fy) / float(dy);
+    const float vy0 = v00 * (1.0 - tx) + v01 * tx;
+    const float vy1 = v10 * (1.0 - tx) + v11 * tx;
+    return vy0 * (1.0 - ty) + vy1 * ty;
+  }
+  const vec2 wx1 = Ratio(float(fx), float(dx)), wx0 = Ratio(float(dx - fx), float(dx));
+  const vec2 wy1 = Ratio(float(fy), float(dy)), wy0 = Ratio(float(dy - fy), float(dy));
+  const vec2 vy0 = Add(MulF(v00, wx0), MulF(v01, wx1));
+  const vec2 vy1 = Add(MulF(v10, wx0), MulF(v11, wx1));
+  const vec2 r = Add(Mul(vy0, wy0), Mul(vy1, wy1));
+  return r.x;
+}
+#endif
+
 void main() {
   const uint total = P(0), ay = P(10), ax = P(11), in_y = P(12), in_x = P(13);
   const bool linear = P(1) != 0u;
@@ -70,10 +150,7 @@ void main() {
     const A_T v10 = x[base + yhi * sy + xlo * sx], v11 = x[base + yhi * sy + xhi * sx];
     const int64_t dy = 2l * int64_t(out_y), dx = 2l * int64_t(out_x);
 #if defined(A_FLOAT)
-    const float tx = float(fx) / float(dx), ty = float(fy) / float(dy);
-    const float vy0 = float(v00) * (1.0 - tx) + float(v01) * tx;
-    const float vy1 = float(v10) * (1.0 - tx) + float(v11) * tx;
-    o[bo + i] = A_T(vy0 * (1.0 - ty) + vy1 * ty);
+    o[bo + i] = A_T(LerpFloat(float(v00), float(v01), float(v10), float(v11), fx, dx, fy, dy));
 #else
     const int64_t gx = dx - fx, gy = dy - fy;
     const int64_t sum = int64_t(v00) * gx * gy + int64_t(v01) * fx * gy + int64_t(v10) * gx * fy +
