@@ -29,12 +29,25 @@ layout(std430, binding = 2) writeonly buffer O { A_T o[]; };
 #define ACC_STORE(a) A_T((a).x + (a).y)
 // Knuth's TwoSum of the high parts plus the low parts, renormalized; `precise`
 // forbids the reassociation that would cancel the error terms.
+// An infinite hi carries lo 0 when it is an input's Infinity, lo 1 when it is
+// a finite sum that overflowed float32 (the reference's float64 sum did not):
+// adding an Infinity to the latter gives that Infinity, not NaN.
 vec2 AccAdd(vec2 a, vec2 b) {
   precise float s = a.x + b.x;
-  if (isinf(s) || isnan(s)) return vec2(s, 0.0);  // the error terms would be NaN
+  if (isinf(s) || isnan(s)) {
+    if (isnan(a.x) || isnan(b.x)) return vec2(s, 0.0);
+    const bool a_inf = isinf(a.x) && a.y == 0.0, b_inf = isinf(b.x) && b.y == 0.0;
+    if (a_inf && b_inf) return vec2(s, 0.0);  // NaN for opposite signs
+    if (a_inf) return a;
+    if (b_inf) return b;
+    return vec2(s, isnan(s) ? 0.0 : 1.0);  // overflow (of both: unknown, NaN)
+  }
   precise float bv = s - a.x;
   precise float e = (a.x - (s - bv)) + (b.x - bv) + (a.y + b.y);
   precise float hi = s + e;
+  // A finite s may round up to an infinite hi: then lo would be the opposite
+  // Infinity and hi + lo NaN; the float64 sum rounds to that Infinity too.
+  if (isinf(hi)) return vec2(hi, 1.0);
   precise float lo = e - (hi - s);
   return vec2(hi, lo);
 }

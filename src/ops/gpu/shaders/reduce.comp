@@ -5,7 +5,11 @@
 // since the reference sums in float64 and a plain float32 sum of random data
 // cancelling towards 0 was seen hundreds of ulp off; NaN wins max/min;
 // reduceLogSumExp subtracts the window maximum and returns it as is when it is
-// NaN or infinite. Integers accumulate in their own width (8-bit inputs in 32
+// NaN or infinite. Where float64 has the range float32 lacks: products keep
+// (mantissa, exponent) pairs, and a sum, mean, L2 or logSum that comes out
+// Infinity or NaN is summed again with its inputs scaled down (Rescue()).
+// The logs take the sum's compensation as log(hi + lo) ~ log(hi) + lo / hi,
+// and exp and log are accurate ones (PreciseExp, PreciseLog), not GLSL's. Integers accumulate in their own width (8-bit inputs in 32
 // bits): wrapping sums and products are the same modulo 2^N as the
 // reference's exact 64-bit arithmetic wrapped at the store.
 #extension GL_GOOGLE_include_directive : require
@@ -27,7 +31,11 @@ const uint kL1 = 0, kL2 = 1, kLogSum = 2, kLogSumExp = 3, kMax = 4, kMean = 5, k
 #if defined(A_FLOAT)
 #define ACC vec2
 ACC AccOf(float v) { return vec2(v, 0.0); }
-float Value(ACC a) { return a.x + a.y; }
+float Value(ACC a) {
+  if (isinf(a.x) || isnan(a.x)) return a.x;
+  precise float v = a.x + a.y;
+  return v;
+}
 #else
 #define ACC A_CT
 ACC AccOf(A_CT v) { return v; }
@@ -104,13 +112,26 @@ ACC Combine(uint op, ACC a, ACC b) {
     if (isnan(b.x)) return b;
     return (op == kMax ? b.x > a.x : b.x < a.x) ? b : a;
   }
-  if (op == kProduct) return vec2(a.x * b.x, 0.0);
+  if (op == kProduct) {
+    // (mantissa, exponent): a float32 running product overflows where the
+    // reference's float64 one comes back into range (-2.7e38 was -Inf).
+    precise float m = a.x * b.x;
+    precise float e = a.y + b.y;
+    if (m != 0.0 && !isinf(m) && !isnan(m)) {
+      int k;
+      m = frexp(m, k);
+      e += float(k);
+    }
+    return vec2(m, e);
+  }
   // Neumaier: the rounding error of a.x + b.x, exact unless the sum is not
-  // finite (then the error terms would turn an Infinity into NaN).
-  const float sum = a.x + b.x;
-  float err = abs(a.x) >= abs(b.x) ? (a.x - sum) + b.x : (b.x - sum) + a.x;
-  if (isinf(sum)) err = 0.0;
-  return vec2(sum, a.y + b.y + err);
+  // finite (then the error terms would turn an Infinity into NaN). `precise`:
+  // lavapipe otherwise folds the error terms and the isinf test away.
+  precise float sum = a.x + b.x;
+  if (isinf(sum) || isnan(sum)) return vec2(sum, 0.0);
+  precise float err = abs(a.x) >= abs(b.x) ? (a.x - sum) + b.x : (b.x - sum) + a.x;
+  precise float comp = a.y + b.y + err;
+  return vec2(sum, comp);
 #else
   if (op == kMax) return b > a ? b : a;
   if (op == kMin) return b < a ? b : a;
@@ -120,6 +141,12 @@ ACC Combine(uint op, ACC a, ACC b) {
 }
 
 #if defined(A_FLOAT)
+#define kInf uintBitsToFloat(0x7f800000u)
+// Inputs are multiplied by g_scale before they are summed (squared): 1, or a
+// power of two when the plain float32 sum overflowed where the reference's
+// float64 one need not (reduceL2 of values near 1e38: 3e38, not Infinity).
+float g_scale = 1.0;
+
 // log() within about 1 ulp (musl's logf). GLSL's log has an absolute error
 // bound of 2^-21 in [0.5, 2], where reduceLogSum's results near 0 are tiny:
 // 2991 ulp were seen.
@@ -137,7 +164,7 @@ float PreciseLog(float x) {
   ix += 0x3f800000u - 0x3f3504f3u;
   k += int(ix >> 23) - 0x7f;
   ix = (ix & 0x007fffffu) + 0x3f3504f3u;
-  const float f = uintBitsToFloat(ix) - 1.0;
+  precise float f = uintBitsToFloat(ix) - 1.0;
   const float s = f / (2.0 + f);
   const float z = s * s;
   const float w = z * z;
@@ -146,7 +173,50 @@ float PreciseLog(float x) {
   const float r = t2 + t1;
   const float hfsq = 0.5 * f * f;
   const float dk = float(k);
-  return s * (hfsq + r) + dk * 9.0580006145e-06 - hfsq + f + dk * 0.69313812256;
+  precise float y = s * (hfsq + r) + dk * 9.0580006145e-06 - hfsq + f + dk * 0.69313812256;
+  return y;
+}
+
+// log(hi + lo) of a compensated sum: the rounding of hi + lo costs hundreds of
+// ulp where the result is near 0 (sums near 1), so its remainder is added as
+// its first-order term.
+float PairLog(ACC a) {
+  if (isinf(a.x) || isnan(a.x) || a.x <= 0.0) return PreciseLog(Value(a));
+  precise float hi = a.x + a.y;
+  precise float lo = a.y - (hi - a.x);
+  if (hi <= 0.0) return PreciseLog(hi);
+  precise float r = PreciseLog(hi) + lo / hi;
+  return r;
+}
+
+const float kLog2E = 1.442695040888963407359924681;
+const float kLn2Hi = 0.693145751953125;
+const float kLn2Lo = 1.428606765330187045e-6;
+
+// x * 2^k for k in [-252, 254] (elementwise_unary.comp's).
+float Scale2(float x, int k) {
+  const int k1 = k >> 1;
+  const int k2 = k - k1;
+  return x * uintBitsToFloat(uint(k1 + 127) << 23) * uintBitsToFloat(uint(k2 + 127) << 23);
+}
+
+// e^x within about 1 ulp (elementwise_unary.comp's ExpF); GLSL's exp cost
+// thousands of ulp in reduceLogSumExp.
+float PreciseExp(float x) {
+  if (isnan(x)) return x;
+  const float xc = clamp(x, -104.0, 100.0);
+  const float q = roundEven(xc * kLog2E);
+  precise float r = xc - q * kLn2Hi;
+  r = r - q * kLn2Lo;
+  float p = 1.0 / 40320.0;
+  p = p * r + 1.0 / 5040.0;
+  p = p * r + 1.0 / 720.0;
+  p = p * r + 1.0 / 120.0;
+  p = p * r + 1.0 / 24.0;
+  p = p * r + 1.0 / 6.0;
+  p = p * r + 0.5;
+  precise float em1 = r + r * r * p;
+  return Scale2(em1 + 1.0, int(q));
 }
 #endif
 
@@ -161,9 +231,16 @@ ACC Map(uint op, A_CT v, A_CT shift) {
     return v;
 #endif
   }
+#if defined(A_FLOAT)
+  if (op == kL2) {
+    const float w = v * g_scale;
+    return AccOf(w * w);
+  }
+  if (op == kMean || op == kLogSum || op == kSum) return AccOf(v * g_scale);
+#endif
   if (op == kL2 || op == kSumSquare) return AccOf(v * v);
 #if defined(A_FLOAT)
-  if (op == kLogSumExp) return AccOf(exp(v - shift));
+  if (op == kLogSumExp) return AccOf(PreciseExp(v - shift));
 #endif
   return AccOf(v);
 }
@@ -194,15 +271,49 @@ ACC WorkgroupCombine(uint op, ACC v) {
 A_CT Finish(uint op, ACC acc, A_CT shift) {
 #if defined(A_FLOAT)
   // .x alone where no compensation was kept: adding 0 would turn -0 into +0.
-  if (op == kMax || op == kMin || op == kProduct) return acc.x;
+  if (op == kMax || op == kMin) return acc.x;
+  if (op == kProduct) {
+    if (acc.x == 0.0 || isinf(acc.x) || isnan(acc.x)) return acc.x;
+    // m * 2^e, m in [0.5, 1): Infinity above 2^128, a rounded subnormal or 0
+    // far below.
+    const float e = clamp(acc.y, -300.0, 300.0);
+    if (e > 128.0) return acc.x * kInf;
+    if (e < -160.0) return acc.x * 0.0;
+    return Scale2(acc.x, int(e));
+  }
+  if (op == kLogSumExp) {
+    precise float r = shift + PairLog(acc);
+    return r;
+  }
+  if (op == kLogSum) {
+    // g_scale 2^-64: log(sum) = log(scaled sum) + 64 log(2).
+    if (g_scale != 1.0) return PairLog(acc) + 44.361419555836499802702855773;
+    return PairLog(acc);
+  }
   const float v = Value(acc);
-  if (op == kL2) return sqrt(v);
-  if (op == kLogSum) return PreciseLog(v);
-  if (op == kMean) return v / float(P(1));
-  if (op == kLogSumExp) return shift + PreciseLog(v);
-  return v;
+  if (op == kL2) return sqrt(v) / g_scale;
+  if (op == kMean) return (v / float(P(1))) / g_scale;
+  return v / g_scale;
 #else
   return acc;
+#endif
+}
+
+// Whether `r` may have overflowed in float32 where the reference's float64
+// sum did not: then the window is summed again scaled down, which no window
+// of float32 values overflows (an Infinity or NaN of the inputs stays; an
+// overflow followed by an opposite Infinity was NaN, not that Infinity).
+bool Rescue(uint op, A_CT r) {
+#if defined(A_FLOAT)
+  if (!isinf(r) && !isnan(r)) return false;
+  if (op == kL2) g_scale = 1.0 / 1208925819614629174706176.0;  // 2^-80
+  else if (op == kMean) g_scale = 1.0 / 4294967296.0;  // 2^-32
+  else if (op == kSum) g_scale = 1.0 / 18446744073709551616.0;  // 2^-64
+  else if (op == kLogSum) g_scale = 1.0 / 18446744073709551616.0;  // 2^-64
+  else return false;
+  return true;
+#else
+  return false;
 #endif
 }
 
@@ -234,11 +345,19 @@ void main() {
         }
       }
       // reduceLogSumExp sums its terms: Combine() knows it as a sum.
-      ACC acc = Identity(reduce_op);
       const uint count = P(1);
-      for (uint k = 0u; k < count; ++k)
-        acc = Combine(reduce_op, acc, Map(op, Load(base + WindowOffset(k)), shift));
-      o[bo + r] = A_T(Finish(op, acc, shift));
+      A_CT result;
+      for (int pass = 0; pass < 2; ++pass) {
+        ACC acc = Identity(reduce_op);
+        for (uint k = 0u; k < count; ++k)
+          acc = Combine(reduce_op, acc, Map(op, Load(base + WindowOffset(k)), shift));
+        result = Finish(op, acc, shift);
+        if (pass == 1 || !Rescue(op, result)) break;
+      }
+#if defined(A_FLOAT)
+      g_scale = 1.0;
+#endif
+      o[bo + r] = A_T(result);
     }
     return;
   }
@@ -253,10 +372,19 @@ void main() {
         continue;
       }
     }
-    ACC acc = Identity(reduce_op);
-    for (uint k = lid; k < P(1); k += 256u)
-      acc = Combine(reduce_op, acc, Map(op, Load(base + WindowOffset(k)), shift));
-    acc = WorkgroupCombine(reduce_op, acc);
-    if (lid == 0u) o[bo + r] = A_T(Finish(op, acc, shift));
+    // Every thread finishes the broadcast total: the rescue pass is uniform.
+    A_CT result;
+    for (int pass = 0; pass < 2; ++pass) {
+      ACC acc = Identity(reduce_op);
+      for (uint k = lid; k < P(1); k += 256u)
+        acc = Combine(reduce_op, acc, Map(op, Load(base + WindowOffset(k)), shift));
+      acc = WorkgroupCombine(reduce_op, acc);
+      result = Finish(op, acc, shift);
+      if (pass == 1 || !Rescue(op, result)) break;
+    }
+#if defined(A_FLOAT)
+    g_scale = 1.0;
+#endif
+    if (lid == 0u) o[bo + r] = A_T(result);
   }
 }
