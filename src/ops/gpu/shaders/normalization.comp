@@ -3,6 +3,14 @@
 // computed in float32. For every row (an index of the kept axes): the window's
 // mean, then the mean of squared deviations (two passes, as the reference, so
 // no cancellation), then (x - mean) / sqrt(variance + epsilon) * scale + bias.
+//
+// Precision (WPT: layerNorm 14 ULP, instanceNorm 840; inputs far from zero,
+// bias cancelling the product): sums, mean, deviations, variance, the square
+// root, the quotient and the affine step are float pairs (~2^-44 relative),
+// rounded once at the end. The window is first scaled by a power of two that
+// brings its largest magnitude near 1 (epsilon by its square), so squares
+// neither overflow nor underflow; the quotient is scale-free. A window with a
+// NaN or an Infinity gives NaN, as the reference's float64 arithmetic does.
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 layout(local_size_x = 256) in;
@@ -17,7 +25,83 @@ layout(std430, binding = 4) writeonly buffer O { A_T o[]; };
 // P(4) epsilon (float bits),
 // P(5) kept loops, P(6..13) sizes, P(14..21) input strides, P(22..29) scale strides,
 // P(30) window loops, P(31..38) sizes, P(39..46) input strides, P(47..54) scale strides.
-shared float partial[256];
+shared vec2 partial[256];
+
+// ---- float-float arithmetic (value = x + y): lavapipe's fma() is not fused
+// and it reassociates unless told, so products split (Dekker, 4097) and every
+// rounding-sensitive step is `precise`.
+void TwoSum(float a, float b, out float s, out float e) {
+  precise float ss = a + b;
+  precise float bb = ss - a;
+  precise float ee = (a - (ss - bb)) + (b - bb);
+  s = ss;
+  e = ee;
+}
+vec2 FastTwoSum(float a, float b) {
+  precise float s = a + b;
+  precise float e = b - (s - a);
+  return vec2(s, e);
+}
+void TwoProduct(float a, float b, out float hi, out float lo) {
+  precise float p = a * b;
+  precise float ca = 4097.0 * a;
+  precise float ah = ca - (ca - a);
+  precise float al = a - ah;
+  precise float cb = 4097.0 * b;
+  precise float bh = cb - (cb - b);
+  precise float bl = b - bh;
+  precise float e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+  hi = p;
+  lo = e;
+}
+vec2 FFAdd(vec2 a, vec2 b) {
+  float s, e;
+  TwoSum(a.x, b.x, s, e);
+  precise float t = e + (a.y + b.y);
+  return FastTwoSum(s, t);
+}
+vec2 FFMulF(vec2 a, float b) {
+  float p, e;
+  TwoProduct(a.x, b, p, e);
+  precise float t = e + a.y * b;
+  return FastTwoSum(p, t);
+}
+vec2 FFMul(vec2 a, vec2 b) {
+  float p, e;
+  TwoProduct(a.x, b.x, p, e);
+  precise float t = e + (a.x * b.y + a.y * b.x);
+  return FastTwoSum(p, t);
+}
+// a / b, b a float pair with b.x != 0.
+vec2 FFDiv(vec2 a, vec2 b) {
+  const float q1 = a.x / b.x;
+  const vec2 r = FFAdd(a, -FFMulF(b, q1));
+  const float q2 = r.x / b.x;
+  const vec2 r2 = FFAdd(r, -FFMulF(b, q2));
+  const float q3 = r2.x / b.x;
+  return FFAdd(FastTwoSum(q1, q2), vec2(q3, 0.0));
+}
+vec2 FFDivF(vec2 a, float b) { return FFDiv(a, vec2(b, 0.0)); }
+// sqrt(a), a.x >= 0 finite.
+vec2 FFSqrt(vec2 a) {
+  if (a.x <= 0.0) return vec2(sqrt(a.x), 0.0);
+  const float s = sqrt(a.x);
+  float p, e;
+  TwoProduct(s, s, p, e);
+  const vec2 r = FFAdd(a, -vec2(p, e));
+  precise float c = r.x / (2.0 * s);
+  return FastTwoSum(s, c);
+}
+// x * 2^k for k in [-252, 254]: two normal powers of two, so a subnormal
+// result rounds once.
+float Scale2(float x, int k) {
+  const int k1 = k >> 1;
+  const int k2 = k - k1;
+  return x * uintBitsToFloat(uint(k1 + 127) << 23) * uintBitsToFloat(uint(k2 + 127) << 23);
+}
+// The unbiased exponent of |x| (finite, nonzero; subnormals give -127).
+int Exponent(float x) { return int((floatBitsToUint(x) >> 23) & 0xffu) - 127; }
+// ---- end float-float
 
 // (input offset, scale/bias offset) of element i of the loops at word w.
 uvec2 Offsets(uint w, uint i) {
@@ -35,59 +119,125 @@ uvec2 Offsets(uint w, uint i) {
 
 float Load(uint i) { return float(x[BASE(1) + i]); }
 
-float WorkgroupSum(float v) {
+// max |v| of the window, or +Infinity when it holds a NaN or an Infinity.
+float AbsMax(float m, float v) { return (isnan(v) || isinf(v)) ? uintBitsToFloat(0x7f800000u) : max(m, abs(v)); }
+
+float WorkgroupMax(float v) {
   const uint lid = gl_LocalInvocationID.x;
-  partial[lid] = v;
+  partial[lid] = vec2(v, 0.0);
   barrier();
   for (uint s = 128u; s > 0u; s >>= 1) {
-    if (lid < s) partial[lid] += partial[lid + s];
+    if (lid < s) partial[lid].x = max(partial[lid].x, partial[lid + s].x);
     barrier();
   }
-  const float r = partial[0];
+  const float r = partial[0].x;
   barrier();
   return r;
 }
 
-void Normalize(uint start, uint step, uvec2 base, float mean, float stddev) {
+vec2 WorkgroupSum(vec2 v) {
+  const uint lid = gl_LocalInvocationID.x;
+  partial[lid] = v;
+  barrier();
+  for (uint s = 128u; s > 0u; s >>= 1) {
+    if (lid < s) partial[lid] = FFAdd(partial[lid], partial[lid + s]);
+    barrier();
+  }
+  const vec2 r = partial[0];
+  barrier();
+  return r;
+}
+
+// The scale exponent k for a window whose largest magnitude is amax (finite).
+int ScaleExponent(float amax, float epsilon) {
+  int k = amax > 0.0 ? -Exponent(amax) : 127;
+  // epsilon * 2^(2k) must stay finite (and within Scale2's range).
+  if (epsilon > 0.0) k = min(k, (100 - Exponent(epsilon)) / 2);
+  return clamp(k, -126, 126);
+}
+
+void AddTo(inout vec2 s, vec2 t) {
+  float h, e;
+  TwoSum(s.x, t.x, h, e);
+  s = vec2(h, s.y + (e + t.y));
+}
+
+// (x * 2^k - mean), a float pair.
+vec2 Deviation(float v, int k, vec2 mean) {
+  float h, l;
+  TwoSum(Scale2(v, k), -mean.x, h, l);
+  return FastTwoSum(h, l - mean.y);
+}
+
+void Normalize(uint start, uint step, uvec2 base, int k, vec2 mean, vec2 stddev, bool bad) {
   const uint count = P(1), flags = P(3);
-  for (uint k = start; k < count; k += step) {
-    const uvec2 off = base + Offsets(30u, k);
-    float v = (Load(off.x) - mean) / stddev;
-    if ((flags & 1u) != 0u) v *= float(scale[BASE(2) + off.y]);
-    if ((flags & 2u) != 0u) v += float(bias[BASE(3) + off.y]);
+  for (uint kk = start; kk < count; kk += step) {
+    const uvec2 off = base + Offsets(30u, kk);
+    float v = uintBitsToFloat(0x7fc00000u);
+    if (!bad) {
+      vec2 q = FFDiv(Deviation(Load(off.x), k, mean), stddev);
+      if ((flags & 1u) != 0u) q = FFMulF(q, float(scale[BASE(2) + off.y]));
+      if ((flags & 2u) != 0u) q = FFAdd(q, vec2(float(bias[BASE(3) + off.y]), 0.0));
+      v = q.x + q.y;
+    }
     o[BASE(4) + off.x] = A_T(v);
   }
+}
+
+// Variance + epsilon (scaled) -> standard deviation; bad when not positive finite.
+vec2 StdDev(vec2 squares, float count, float eps_s, out bool bad) {
+  vec2 var = FFDivF(FastTwoSum(squares.x, squares.y), count);
+  var = FFAdd(var, vec2(eps_s, 0.0));
+  bad = !(var.x > 0.0) || isinf(var.x) || isnan(var.x);
+  return bad ? vec2(1.0, 0.0) : FFSqrt(var);
 }
 
 void main() {
   const uint rows = P(0), count = P(1);
   const float epsilon = PF(4);
+  const float fcount = float(count);
   if (P(2) == 0u) {
     GRID_STRIDE_LOOP(r, rows) {
       const uvec2 base = Offsets(5u, r);
-      float sum = 0.0;
-      for (uint k = 0u; k < count; ++k) sum += Load(base.x + Offsets(30u, k).x);
-      const float mean = sum / float(count);
-      float squares = 0.0;
-      for (uint k = 0u; k < count; ++k) {
-        const float d = Load(base.x + Offsets(30u, k).x) - mean;
-        squares += d * d;
+      float amax = 0.0;
+      for (uint kk = 0u; kk < count; ++kk) amax = AbsMax(amax, Load(base.x + Offsets(30u, kk).x));
+      bool bad = isinf(amax);
+      const int k = bad ? 0 : ScaleExponent(amax, epsilon);
+      vec2 sum = vec2(0.0);
+      for (uint kk = 0u; kk < count; ++kk) AddTo(sum, vec2(Scale2(Load(base.x + Offsets(30u, kk).x), k), 0.0));
+      const vec2 mean = FFDivF(FastTwoSum(sum.x, sum.y), fcount);
+      vec2 squares = vec2(0.0);
+      for (uint kk = 0u; kk < count; ++kk) {
+        const vec2 d = Deviation(Load(base.x + Offsets(30u, kk).x), k, mean);
+        AddTo(squares, FFMul(d, d));
       }
-      Normalize(0u, 1u, base, mean, sqrt(squares / float(count) + epsilon));
+      bool zero;
+      const vec2 sd = StdDev(squares, fcount, Scale2(epsilon, 2 * k), zero);
+      // A zero variance and epsilon: 0 / 0 (NaN), as the reference.
+      Normalize(0u, 1u, base, k, mean, zero ? vec2(0.0) : sd, bad);
     }
     return;
   }
   const uint lid = gl_LocalInvocationID.x;
   for (uint r = gl_WorkGroupID.x; r < rows; r += gl_NumWorkGroups.x) {
     const uvec2 base = Offsets(5u, r);
-    float sum = 0.0;
-    for (uint k = lid; k < count; k += 256u) sum += Load(base.x + Offsets(30u, k).x);
-    const float mean = WorkgroupSum(sum) / float(count);
-    float squares = 0.0;
-    for (uint k = lid; k < count; k += 256u) {
-      const float d = Load(base.x + Offsets(30u, k).x) - mean;
-      squares += d * d;
+    float amax = 0.0;
+    for (uint kk = lid; kk < count; kk += 256u) amax = AbsMax(amax, Load(base.x + Offsets(30u, kk).x));
+    amax = WorkgroupMax(amax);
+    bool bad = isinf(amax);
+    const int k = bad ? 0 : ScaleExponent(amax, epsilon);
+    vec2 sum = vec2(0.0);
+    for (uint kk = lid; kk < count; kk += 256u) AddTo(sum, vec2(Scale2(Load(base.x + Offsets(30u, kk).x), k), 0.0));
+    sum = WorkgroupSum(FastTwoSum(sum.x, sum.y));
+    const vec2 mean = FFDivF(sum, fcount);
+    vec2 squares = vec2(0.0);
+    for (uint kk = lid; kk < count; kk += 256u) {
+      const vec2 d = Deviation(Load(base.x + Offsets(30u, kk).x), k, mean);
+      AddTo(squares, FFMul(d, d));
     }
-    Normalize(lid, 256u, base, mean, sqrt(WorkgroupSum(squares) / float(count) + epsilon));
+    squares = WorkgroupSum(FastTwoSum(squares.x, squares.y));
+    bool zero;
+    const vec2 sd = StdDev(squares, fcount, Scale2(epsilon, 2 * k), zero);
+    Normalize(lid, 256u, base, k, mean, zero ? vec2(0.0) : sd, bad);
   }
 }

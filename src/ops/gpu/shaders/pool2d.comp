@@ -3,7 +3,11 @@
 // (-DA_<T>; average and l2 only in the float variants). Semantics follow
 // src/ops/reference/pool2d.cc: window elements on the padding are left out
 // (of the max, the sum and the average's count), an empty window gives 0, a
-// NaN in a max window gives NaN; float sums in float, one rounding at the store.
+// NaN in a max window gives NaN. Float sums are compensated float pairs
+// (WPT: window + 2 ULP), average divides once; with finite inputs the sum is
+// scaled by a power of two (average: by 2^-40 when the window holds values
+// above 2^100; l2: by the largest magnitude's exponent), so nothing overflows
+// or underflows before the final scale back.
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 layout(local_size_x = 256) in;
@@ -16,6 +20,84 @@ layout(std430, binding = 2) writeonly buffer O { A_T o[]; };
 // P(9) window w, P(10) stride h, P(11) stride w, P(12) dilation h,
 // P(13) dilation w, P(14) pad top, P(15) pad left.
 const uint kMax = 0, kAverage = 1, kL2 = 2;
+
+#if defined(A_FLOAT)
+// ---- float-float arithmetic (value = x + y): lavapipe's fma() is not fused
+// and it reassociates unless told, so products split (Dekker, 4097) and every
+// rounding-sensitive step is `precise`.
+void TwoSum(float a, float b, out float s, out float e) {
+  precise float ss = a + b;
+  precise float bb = ss - a;
+  precise float ee = (a - (ss - bb)) + (b - bb);
+  s = ss;
+  e = ee;
+}
+vec2 FastTwoSum(float a, float b) {
+  precise float s = a + b;
+  precise float e = b - (s - a);
+  return vec2(s, e);
+}
+void TwoProduct(float a, float b, out float hi, out float lo) {
+  precise float p = a * b;
+  precise float ca = 4097.0 * a;
+  precise float ah = ca - (ca - a);
+  precise float al = a - ah;
+  precise float cb = 4097.0 * b;
+  precise float bh = cb - (cb - b);
+  precise float bl = b - bh;
+  precise float e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+  hi = p;
+  lo = e;
+}
+vec2 FFAdd(vec2 a, vec2 b) {
+  float s, e;
+  TwoSum(a.x, b.x, s, e);
+  precise float t = e + (a.y + b.y);
+  return FastTwoSum(s, t);
+}
+vec2 FFMulF(vec2 a, float b) {
+  float p, e;
+  TwoProduct(a.x, b, p, e);
+  precise float t = e + a.y * b;
+  return FastTwoSum(p, t);
+}
+vec2 FFMul(vec2 a, vec2 b) {
+  float p, e;
+  TwoProduct(a.x, b.x, p, e);
+  precise float t = e + (a.x * b.y + a.y * b.x);
+  return FastTwoSum(p, t);
+}
+// a / b, b a float pair with b.x != 0.
+vec2 FFDiv(vec2 a, vec2 b) {
+  const float q1 = a.x / b.x;
+  const vec2 r = FFAdd(a, -FFMulF(b, q1));
+  const float q2 = r.x / b.x;
+  const vec2 r2 = FFAdd(r, -FFMulF(b, q2));
+  const float q3 = r2.x / b.x;
+  return FFAdd(FastTwoSum(q1, q2), vec2(q3, 0.0));
+}
+vec2 FFDivF(vec2 a, float b) { return FFDiv(a, vec2(b, 0.0)); }
+// sqrt(a), a.x >= 0 finite.
+vec2 FFSqrt(vec2 a) {
+  if (a.x <= 0.0) return vec2(sqrt(a.x), 0.0);
+  const float s = sqrt(a.x);
+  float p, e;
+  TwoProduct(s, s, p, e);
+  const vec2 r = FFAdd(a, -vec2(p, e));
+  precise float c = r.x / (2.0 * s);
+  return FastTwoSum(s, c);
+}
+// x * 2^k for k in [-252, 254]: two normal powers of two, so a subnormal
+// result rounds once.
+float Scale2(float x, int k) {
+  const int k1 = k >> 1;
+  const int k2 = k - k1;
+  return x * uintBitsToFloat(uint(k1 + 127) << 23) * uintBitsToFloat(uint(k2 + 127) << 23);
+}
+// The unbiased exponent of |x| (finite, nonzero; subnormals give -127).
+int Exponent(float x) { return int((floatBitsToUint(x) >> 23) & 0xffu) - 127; }
+// ---- end float-float
+#endif
 
 void main() {
   const uint total = P(0), op = P(1), C = P(3);
@@ -65,9 +147,11 @@ void main() {
     }
 #if defined(A_FLOAT)
     else {
-      float sum = 0.0;
-      uint count = 0u;
       const bool l2 = op == kL2;
+      // Pass 1: the plain sum (used when an input is not finite), count, max |v|.
+      float plain = 0.0, amax = 0.0;
+      bool finite = true;
+      uint count = 0u;
       for (uint ky = 0u; ky < WH; ++ky) {
         const int y = y0 + int(ky * dh);
         if (y < 0 || y >= IH) continue;
@@ -75,11 +159,41 @@ void main() {
           const int xx = x0 + int(kx * dw);
           if (xx < 0 || xx >= IW) continue;
           const float v = float(x[base + uint(y) * xs_y + uint(xx) * xs_x]);
-          sum += l2 ? v * v : v;
+          plain += l2 ? v * v : v;
+          finite = finite && !isnan(v) && !isinf(v);
+          amax = max(amax, abs(v));
           ++count;
         }
       }
-      if (count != 0u) result = l2 ? sqrt(sum) : sum / float(count);
+      if (count != 0u) {
+        if (!finite) {
+          result = l2 ? sqrt(plain) : plain / float(count);
+        } else if (l2 && amax == 0.0) {
+          result = 0.0;
+        } else {
+          int k = 0;
+          if (l2) k = clamp(-Exponent(amax), -126, 127);
+          else if (amax > 1.2676506e30) k = -40;
+          vec2 s = vec2(0.0);
+          for (uint ky = 0u; ky < WH; ++ky) {
+            const int y = y0 + int(ky * dh);
+            if (y < 0 || y >= IH) continue;
+            for (uint kx = 0u; kx < WW; ++kx) {
+              const int xx = x0 + int(kx * dw);
+              if (xx < 0 || xx >= IW) continue;
+              const float v = Scale2(float(x[base + uint(y) * xs_y + uint(xx) * xs_x]), k);
+              vec2 t = vec2(v, 0.0);
+              if (l2) TwoProduct(v, v, t.x, t.y);
+              float hs, e;
+              TwoSum(s.x, t.x, hs, e);
+              s = vec2(hs, s.y + (e + t.y));
+            }
+          }
+          s = FastTwoSum(s.x, s.y);
+          const vec2 r = l2 ? FFSqrt(s) : FFDivF(s, float(count));
+          result = Scale2(r.x + r.y, -k);
+        }
+      }
     }
 #endif
     o[bo + i] = A_T(result);
