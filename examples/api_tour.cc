@@ -7,7 +7,7 @@
 
 int main() {
   using namespace webnn;
-  // 1. A context on a device: kAuto picks gpu, then cpu, then reference.
+  // 1. A context on a device: kAuto picks a GPU (not lavapipe), then cpu, then reference.
   MLContext context = ML::createContext({.device = MLDeviceType::kCpu});
 
   // 2. Build a graph. Operands are typed and shaped; options mirror the IDL.
