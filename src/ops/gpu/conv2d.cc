@@ -21,7 +21,7 @@ GpuPlan Plan(const GpuStepInfo& s) {
   if (attrs.activation) throw NotSupportedError("gpu device: conv2d with a fused activation is not supported");
   const GpuOperand& input = s.inputs[0];
   const GpuOperand& out = s.outputs[0];
-  const bool has_bias = s.inputs.size() > 2 && s.inputs[2].present;
+  const bool has_bias = s.has_input(2);
   const Conv2dGeometry g = ComputeConv2dGeometry(attrs, input.shape, s.inputs[1].shape);
   const bool nhwc = attrs.inputLayout == MLInputOperandLayout::kNhwc;
   const uint32_t cg = g.in_channels / g.groups, ocg = g.out_channels / g.groups;

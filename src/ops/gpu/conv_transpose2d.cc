@@ -15,7 +15,7 @@ GpuPlan Plan(const GpuStepInfo& s) {
     throw NotSupportedError("gpu device: convTranspose2d with a fused activation is not supported");
   const GpuOperand& input = s.inputs[0];
   const GpuOperand& out = s.outputs[0];
-  const bool has_bias = s.inputs.size() > 2 && s.inputs[2].present;
+  const bool has_bias = s.has_input(2);
   const ConvTranspose2dGeometry g = ComputeConvTranspose2dGeometry(attrs, input.shape, s.inputs[1].shape);
   // As the reference: channels that do not split evenly into groups have no meaning.
   if (g.in_channels % g.groups != 0)

@@ -17,7 +17,7 @@ GpuPlan Plan(const GpuStepInfo& s) {
   if (attrs.activation) throw NotSupportedError("gpu device: gemm with a fused activation is not supported");
   const GpuOperand& a = s.inputs[0];
   const GpuOperand& out = s.outputs[0];
-  const bool has_c = s.inputs.size() > 2 && s.inputs[2].present;
+  const bool has_c = s.has_input(2);
   const uint32_t m = out.shape[0], n = out.shape[1];
   const uint32_t k = attrs.aTranspose ? a.shape[0] : a.shape[1];
   const float alpha = static_cast<float>(CastMLNumber(MLNumber(attrs.alpha), out.type).f);

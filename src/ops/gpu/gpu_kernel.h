@@ -83,7 +83,26 @@ struct GpuStepInfo {
   std::span<const GpuOperand> outputs;
   // The device's maxStorageBufferRange (128 MiB on lavapipe, 4 GiB on most GPUs).
   uint64_t max_binding_bytes = UINT32_MAX;
+
+  // Whether optional input `i` was given.
+  bool has_input(size_t i) const { return i < inputs.size() && inputs[i].present; }
+  // Input `i`, or input 0 in place of an absent optional one: every binding
+  // must point at a buffer, and the shader's flag word says to ignore it.
+  GpuBinding InputOrFirst(size_t i) const { return GpuBinding::Input(has_input(i) ? static_cast<uint32_t>(i) : 0u); }
 };
+
+// A tensor viewed as [outer, length, inner] around `axis`, with one row per
+// (outer, inner) pair, and how a row-wise shader (softmax, argMin/argMax) walks
+// it: a workgroup per row when the row is long enough to keep 256 threads busy
+// and contiguous (inner == 1), or when too few rows would fill the device one
+// thread per row; otherwise a thread per row, so that with inner > 1
+// neighbouring threads read neighbouring elements.
+struct AxisRows {
+  uint32_t rows = 0, length = 0, inner = 0;
+  bool workgroup_per_row = false;
+  std::array<uint32_t, 3> groups{1, 1, 1};
+};
+AxisRows RowsAroundAxis(const std::vector<uint32_t>& shape, uint32_t axis);
 
 // Plans one step. Throws NotSupportedError for what the kernel does not cover
 // (the message names op, data type and what is missing).

@@ -111,6 +111,21 @@ GpuPlan SplitElementwise(const GpuDispatch& d, uint64_t n, uint64_t element_byte
   return plan;
 }
 
+AxisRows RowsAroundAxis(const std::vector<uint32_t>& shape, uint32_t axis) {
+  uint64_t outer = 1, inner = 1, total = 1;
+  for (uint32_t d = 0; d < axis; ++d) outer *= shape[d];
+  for (size_t d = axis + 1; d < shape.size(); ++d) inner *= shape[d];
+  for (uint32_t d : shape) total *= d;
+  Count32(total);
+  AxisRows r;
+  r.rows = Count32(outer * inner);
+  r.length = shape[axis];
+  r.inner = static_cast<uint32_t>(inner);
+  r.workgroup_per_row = r.length >= 64 && (inner == 1 || r.rows < 2048);
+  r.groups = r.workgroup_per_row ? std::array<uint32_t, 3>{std::min<uint32_t>(r.rows, 65535), 1, 1} : GridFor(r.rows);
+  return r;
+}
+
 void PushU64(std::vector<uint32_t>& params, uint64_t v) {
   params.push_back(static_cast<uint32_t>(v));
   params.push_back(static_cast<uint32_t>(v >> 32));

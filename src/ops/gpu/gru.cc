@@ -14,26 +14,12 @@
 
 #include "core/strings.h"
 #include "ops/gpu/gpu_kernel.h"
+#include "ops/gpu/recurrent_activation.h"
 #include "ops/recurrent.h"
 #include "webnn/types.h"
 
 namespace webnn::ops::gpu {
 namespace {
-
-uint32_t ActivationCode(MLRecurrentNetworkActivation a) {
-  switch (a) {
-    case MLRecurrentNetworkActivation::kRelu: return 0;
-    case MLRecurrentNetworkActivation::kSigmoid: return 1;
-    case MLRecurrentNetworkActivation::kTanh: return 2;
-  }
-  return 1;
-}
-
-bool Has(const GpuStepInfo& s, size_t i) { return i < s.inputs.size() && s.inputs[i].present; }
-// An optional input, or input 0 in its place (the shader's flag says to ignore it).
-GpuBinding Optional(const GpuStepInfo& s, size_t i) {
-  return GpuBinding::Input(Has(s, i) ? static_cast<uint32_t>(i) : 0u);
-}
 
 GpuPlan Plan(const GpuStepInfo& s) {
   const auto& attrs = AttrsAs<GruAttrs>(s.attrs);
@@ -62,12 +48,12 @@ GpuPlan Plan(const GpuStepInfo& s) {
 
   GpuDispatch init;
   init.shader = core::StrCat("gru_init.", t);
-  init.bindings = {Optional(s, h0_slot), GpuBinding::Scratch(0)};
-  init.params = {dstate, Has(s, h0_slot) ? 1u : 0u};
+  init.bindings = {s.InputOrFirst(h0_slot), GpuBinding::Scratch(0)};
+  init.params = {dstate, s.has_input(h0_slot) ? 1u : 0u};
   init.groups = GridFor(dstate);
   plan.dispatches.push_back(std::move(init));
 
-  const uint32_t flags = (Has(s, bias_slot) ? 1u : 0u) | (Has(s, rbias_slot) ? 2u : 0u) | (sequence ? 4u : 0u) |
+  const uint32_t flags = (s.has_input(bias_slot) ? 1u : 0u) | (s.has_input(rbias_slot) ? 2u : 0u) | (sequence ? 4u : 0u) |
                          (backward ? 8u : 0u);
   for (uint32_t step = 0; step < steps; ++step) {
     if (step % chunk == 0) {
@@ -84,7 +70,7 @@ GpuPlan Plan(const GpuStepInfo& s) {
       GpuDispatch d;
       d.shader = core::StrCat("gru_step.", t);
       d.bindings = {GpuBinding::Scratch(0),     GpuBinding::Scratch(1),     GpuBinding::Input(2),
-                    Optional(s, bias_slot),     Optional(s, rbias_slot),
+                    s.InputOrFirst(bias_slot),     s.InputOrFirst(rbias_slot),
                     sequence ? GpuBinding::Output(1) : GpuBinding::Output(0)};
       d.params = {dstate,
                   step,
@@ -94,8 +80,8 @@ GpuPlan Plan(const GpuStepInfo& s) {
                   hidden,
                   flags,
                   mode,
-                  ActivationCode(attrs.activations[0]),
-                  ActivationCode(attrs.activations[1]),
+                  RecurrentActivationCode(attrs.activations[0]),
+                  RecurrentActivationCode(attrs.activations[1]),
                   step % chunk,
                   (zrn ? 0 : 1) * hidden,
                   (zrn ? 1 : 0) * hidden};

@@ -14,26 +14,12 @@
 
 #include "core/strings.h"
 #include "ops/gpu/gpu_kernel.h"
+#include "ops/gpu/recurrent_activation.h"
 #include "ops/recurrent.h"
 #include "webnn/types.h"
 
 namespace webnn::ops::gpu {
 namespace {
-
-uint32_t ActivationCode(MLRecurrentNetworkActivation a) {
-  switch (a) {
-    case MLRecurrentNetworkActivation::kRelu: return 0;
-    case MLRecurrentNetworkActivation::kSigmoid: return 1;
-    case MLRecurrentNetworkActivation::kTanh: return 2;
-  }
-  return 1;
-}
-
-bool Has(const GpuStepInfo& s, size_t i) { return i < s.inputs.size() && s.inputs[i].present; }
-// An optional input, or input 0 in its place (the shader's flag says to ignore it).
-GpuBinding Optional(const GpuStepInfo& s, size_t i) {
-  return GpuBinding::Input(Has(s, i) ? static_cast<uint32_t>(i) : 0u);
-}
 
 GpuPlan Plan(const GpuStepInfo& s) {
   const auto& attrs = AttrsAs<LstmAttrs>(s.attrs);
@@ -63,13 +49,13 @@ GpuPlan Plan(const GpuStepInfo& s) {
 
   GpuDispatch init;
   init.shader = core::StrCat("lstm_init.", t);
-  init.bindings = {Optional(s, h0_slot), Optional(s, c0_slot), GpuBinding::Scratch(0)};
-  init.params = {dstate, (Has(s, h0_slot) ? 1u : 0u) | (Has(s, c0_slot) ? 2u : 0u)};
+  init.bindings = {s.InputOrFirst(h0_slot), s.InputOrFirst(c0_slot), GpuBinding::Scratch(0)};
+  init.params = {dstate, (s.has_input(h0_slot) ? 1u : 0u) | (s.has_input(c0_slot) ? 2u : 0u)};
   init.groups = GridFor(dstate);
   plan.dispatches.push_back(std::move(init));
 
-  const uint32_t flags = (Has(s, bias_slot) ? 1u : 0u) | (Has(s, rbias_slot) ? 2u : 0u) |
-                         (Has(s, peephole_slot) ? 4u : 0u) | (sequence ? 8u : 0u) | (backward ? 16u : 0u);
+  const uint32_t flags = (s.has_input(bias_slot) ? 1u : 0u) | (s.has_input(rbias_slot) ? 2u : 0u) |
+                         (s.has_input(peephole_slot) ? 4u : 0u) | (sequence ? 8u : 0u) | (backward ? 16u : 0u);
   for (uint32_t step = 0; step < steps; ++step) {
     if (step % chunk == 0) {
       const uint32_t count = std::min(chunk, steps - step);
@@ -84,7 +70,7 @@ GpuPlan Plan(const GpuStepInfo& s) {
     GpuDispatch d;
     d.shader = core::StrCat("lstm_step.", t);
     d.bindings = {GpuBinding::Scratch(0),    GpuBinding::Scratch(1),     GpuBinding::Input(2),
-                  Optional(s, bias_slot),    Optional(s, rbias_slot),    Optional(s, peephole_slot),
+                  s.InputOrFirst(bias_slot),    s.InputOrFirst(rbias_slot),    s.InputOrFirst(peephole_slot),
                   sequence ? GpuBinding::Output(2) : GpuBinding::Output(0)};
     d.params = {dstate,
                 step,
@@ -93,9 +79,9 @@ GpuPlan Plan(const GpuStepInfo& s) {
                 batch,
                 hidden,
                 flags,
-                ActivationCode(attrs.activations[0]),
-                ActivationCode(attrs.activations[1]),
-                ActivationCode(attrs.activations[2]),
+                RecurrentActivationCode(attrs.activations[0]),
+                RecurrentActivationCode(attrs.activations[1]),
+                RecurrentActivationCode(attrs.activations[2]),
                 step % chunk,
                 0,                         // i
                 (iofg ? 1 : 3) * hidden,   // o

@@ -33,7 +33,7 @@ GpuPlan Plan(const GpuStepInfo& s) {
   const GpuOperand& out = s.outputs[0];
   if (const auto* attrs = dynamic_cast<const MatmulAttrs*>(&s.attrs); attrs && attrs->activation)
     throw NotSupportedError("gpu device: matmul with a fused activation is not supported");
-  const bool has_bias = s.inputs.size() > 2 && s.inputs[2].present;
+  const bool has_bias = s.has_input(2);
   const size_t rank = out.shape.size();
   const uint32_t m = out.shape[rank - 2], n = out.shape[rank - 1], k = a.shape[a.shape.size() - 1];
   const size_t batch_rank = rank - 2;

@@ -43,13 +43,7 @@ struct Dims {
   }
 };
 
-// Binds an optional operand, or the input in its place (the shader then
-// ignores it: the flag bit says so).
-GpuBinding Optional(const GpuStepInfo& s, size_t i) {
-  return i < s.inputs.size() && s.inputs[i].present ? GpuBinding::Input(static_cast<uint32_t>(i))
-                                                    : GpuBinding::Input(0);
-}
-uint32_t Present(const GpuStepInfo& s, size_t i) { return i < s.inputs.size() && s.inputs[i].present ? 1u : 0u; }
+uint32_t Present(const GpuStepInfo& s, size_t i) { return s.has_input(i) ? 1u : 0u; }
 
 GpuPlan PlanBatch(const GpuStepInfo& s) {
   const auto& attrs = AttrsAs<BatchNormalizationAttrs>(s.attrs);
@@ -59,7 +53,7 @@ GpuPlan PlanBatch(const GpuStepInfo& s) {
   const uint32_t n = Count32(in.elements());
   GpuDispatch d;
   d.shader = core::StrCat("normalization_batch.", TypeSuffix(in.type));
-  d.bindings = {GpuBinding::Input(0), GpuBinding::Input(1), GpuBinding::Input(2), Optional(s, 3), Optional(s, 4),
+  d.bindings = {GpuBinding::Input(0), GpuBinding::Input(1), GpuBinding::Input(2), s.InputOrFirst(3), s.InputOrFirst(4),
                 GpuBinding::Output(0)};
   d.params = {n, in.shape[attrs.axis], static_cast<uint32_t>(inner), Present(s, 3) | Present(s, 4) << 1,
               Epsilon(attrs.epsilon, in.type)};
@@ -114,7 +108,7 @@ GpuPlan PlanOverAxes(const GpuStepInfo& s) {
   const bool workgroup_per_row = count >= 64 && (contiguous || rows < 2048);
   GpuDispatch d;
   d.shader = core::StrCat("normalization.", TypeSuffix(in.type));
-  d.bindings = {GpuBinding::Input(0), Optional(s, 1), Optional(s, 2), GpuBinding::Output(0)};
+  d.bindings = {GpuBinding::Input(0), s.InputOrFirst(1), s.InputOrFirst(2), GpuBinding::Output(0)};
   d.params = {Count32(rows), Count32(count), workgroup_per_row ? 1u : 0u, Present(s, 1) | Present(s, 2) << 1,
               Epsilon(epsilon, in.type)};
   kept.Push(d.params);
