@@ -1,21 +1,10 @@
 // gpu kernel of add, sub, mul, div, max, min, pow: shaders/elementwise_binary.comp.
 #include "core/strings.h"
+#include "ops/gpu/elementwise_codes.h"
 #include "ops/gpu/gpu_kernel.h"
 
 namespace webnn::ops::gpu {
 namespace {
-
-uint32_t OpCode(OpKind op) {
-  switch (op) {
-    case OpKind::add: return 0;
-    case OpKind::sub: return 1;
-    case OpKind::mul: return 2;
-    case OpKind::div: return 3;
-    case OpKind::max: return 4;
-    case OpKind::min: return 5;
-    default: return 6;  // pow
-  }
-}
 
 GpuPlan Plan(const GpuStepInfo& s) {
   const GpuOperand& a = s.inputs[0];
@@ -26,8 +15,8 @@ GpuPlan Plan(const GpuStepInfo& s) {
   GpuDispatch d;
   d.shader = core::StrCat("elementwise_binary.", TypeSuffix(out.type));
   d.bindings = {GpuBinding::Input(0), GpuBinding::Input(1), GpuBinding::Output(0)};
-  d.params = {n, OpCode(s.op)};
-  d.constants = {OpCode(s.op)};
+  d.params = {n, BinaryOpCode(s.op)};
+  d.constants = {BinaryOpCode(s.op)};
   PushShape(d.params, out.shape);
   PushBroadcastStrides(d.params, a.shape, out.shape);
   PushBroadcastStrides(d.params, b.shape, out.shape);

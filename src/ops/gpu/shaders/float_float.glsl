@@ -1,6 +1,9 @@
-// Float-float ("double-float") arithmetic shared by softmax, pool2d and the
-// normalizations: the float64 reference's rounding without shaderFloat64 (a value
-// is a vec2 (hi, lo), ~2^-44 relative). Included after a shader's bindings.
+// Float-float ("double-float") arithmetic shared by softmax, pool2d, the
+// normalizations and the element-wise math (unary_math.glsl, binary_math.glsl):
+// the float64 reference's rounding without shaderFloat64 (a value is a vec2
+// (hi, lo), ~2^-44 relative).
+#ifndef FLOAT_FLOAT_GLSL
+#define FLOAT_FLOAT_GLSL
 
 // ---- float-float arithmetic (value = x + y): lavapipe's fma() is not fused
 // and it reassociates unless told, so products split (Dekker, 4097) and every
@@ -28,6 +31,17 @@ void TwoProduct(float a, float b, out float hi, out float lo) {
   precise float e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
   hi = p;
   lo = e;
+}
+// The same as vec2 (hi, lo).
+vec2 TwoSum(float a, float b) {
+  float s, e;
+  TwoSum(a, b, s, e);
+  return vec2(s, e);
+}
+vec2 TwoProduct(float a, float b) {
+  float p, e;
+  TwoProduct(a, b, p, e);
+  return vec2(p, e);
 }
 vec2 FFAdd(vec2 a, vec2 b) {
   float s, e;
@@ -77,3 +91,4 @@ float Scale2(float x, int k) {
 // The unbiased exponent of |x| (finite, nonzero; subnormals give -127).
 int Exponent(float x) { return int((floatBitsToUint(x) >> 23) & 0xffu) - 127; }
 // ---- end float-float
+#endif  // FLOAT_FLOAT_GLSL
