@@ -4,6 +4,8 @@
 // Tolerances are WPT's (tests/data/wpt/<op>.json; integers exact).
 #include <hwy/targets.h>
 
+#include <cmath>
+
 #include "cross_device.h"
 
 using namespace webnn;
@@ -89,6 +91,29 @@ TEST_CASE("unary ops: ties, subnormal exp results, tan poles and huge trig argum
     CheckUnary("sin", type, {997}, 0, rng(), {-1e6, 1e6});   // beyond Highway's range
     CheckUnary("cos", type, {997}, 0, rng(), {-1e6, 1e6});
     CheckUnary("log", type, {997}, 0, rng(), {0, 1e-3});
+  }
+}
+
+TEST_CASE("unary ops and activations give zeros the reference's sign", "[device][elementwise_unary]") {
+  // The ULP comparison counts -0 and +0 as equal; here the sign bit of every
+  // zero result must match the reference (sign(+-0) was -0 on lavapipe).
+  const std::vector<float> x = {0.0f, -0.0f, -0.25f, 0.25f, -0.5f, 0.5f, -1e-30f, 1e-30f};
+  const std::vector<std::string> ops = {"abs",  "ceil",  "floor",     "neg",       "roundEven", "sign", "sin",
+                                        "sqrt", "tan",   "erf",       "relu",      "leakyRelu", "elu",  "gelu",
+                                        "tanh", "clamp", "hardSwish", "softsign",  "linear"};
+  for (const std::string& op : ops) {
+    auto body = [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
+      return MLNamedOperands{{"out", ApplyUnaryOp(g, op, in[0], {.alpha = 0.5, .beta = 0})}};
+    };
+    const auto got = Run(DeviceUnderTest(), {Tensor(T::kFloat32, {8}, x)}, body).at("out");
+    const auto want = Run(MLDeviceType::kReference, {Tensor(T::kFloat32, {8}, x)}, body).at("out");
+    const std::vector<float> g = FromBytes<float>(got.data), w = FromBytes<float>(want.data);
+    for (size_t k = 0; k < x.size(); ++k) {
+      if (w[k] != 0.0f) continue;
+      INFO(op << "(" << x[k] << "): got " << g[k] << ", reference " << w[k]);
+      CHECK(g[k] == 0.0f);
+      CHECK(std::signbit(g[k]) == std::signbit(w[k]));
+    }
   }
 }
 

@@ -93,7 +93,7 @@ struct SinOp {
     const auto outside = hn::Not(hn::Le(hn::Abs(x), hn::Set(d, kTrigRange)));  // and NaN
     if (HWY_UNLIKELY(!hn::AllFalse(d, outside)))
       y = PatchLanes(d, x, y, outside, [](float v) { return static_cast<float>(std::sin(static_cast<double>(v))); });
-    return y;
+    return hn::IfThenElse(hn::Eq(x, hn::Zero(d)), x, y);  // sin(-0) = -0
   }
 };
 struct CosOp {
@@ -113,7 +113,7 @@ struct TanF64Op {
     V y = hn::Div(hn::Sin(d, x), hn::Cos(d, x));
     const auto outside = hn::Not(hn::Le(hn::Abs(x), hn::Set(d, 39000.0)));
     if (HWY_UNLIKELY(!hn::AllFalse(d, outside))) y = PatchLanes(d, x, y, outside, [](double v) { return std::tan(v); });
-    return y;
+    return hn::IfThenElse(hn::Eq(x, hn::Zero(d)), x, y);  // tan(-0) = -0
   }
 };
 

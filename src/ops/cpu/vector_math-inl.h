@@ -384,7 +384,8 @@ HWY_INLINE V ExpIeee(D d, V x) {
 template <class D, class V>
 HWY_INLINE V Expm1Ieee(D d, V x) {
   const V y = hn::Expm1(d, hn::Min(x, hn::Set(d, 100.0f)));
-  return hn::IfThenElse(hn::IsNaN(x), x, y);
+  // NaN, and zeros keep their sign (expm1(-0) = -0, as the reference).
+  return hn::IfThenElse(hn::Or(hn::IsNaN(x), hn::Eq(x, hn::Zero(d))), x, y);
 }
 
 template <class D, class V>

@@ -64,7 +64,7 @@ float ExpF(float x) {
 }
 
 float Expm1F(float x) {
-  if (isnan(x)) return x;
+  if (isnan(x) || x == 0.0) return x;  // e^-0 - 1 = -0
   // Below log(2)/2 the polynomial keeps full relative precision; above, e^x - 1
   // loses at most 2 ULP to the subtraction (e^x >= 1.41 or <= 0.71).
   if (abs(x) < 0.34657359) return Expm1Poly(x);
@@ -211,7 +211,7 @@ float TanPoly(float r) {
 }
 
 float SinF(float x) {
-  if (isnan(x)) return x;
+  if (isnan(x) || x == 0.0) return x;  // sin(-0) = -0
   if (isinf(x)) return kNaN;
   int q;
   float rh, rl;
@@ -289,6 +289,7 @@ float RoundToOdd(float hi, float lo) {
 }
 
 float TanF(float x) {
+  if (x == 0.0) return x;  // tan(-0) = -0
   float hi, lo;
   TanPair(x, hi, lo);
 #if defined(A_F16)
@@ -325,7 +326,7 @@ float ErfcScaled(float ha, float na2hi, float na2lo, out float t, out int k) {
 }
 
 float ErfF(float x) {
-  if (isnan(x)) return x;
+  if (isnan(x) || x == 0.0) return x;  // erf(-0) = -0
   const float ax = min(abs(x), 10.0);  // erf(10) rounds to 1
   float a2, a2lo;
   TwoProduct(ax, ax, a2, a2lo);
@@ -386,7 +387,7 @@ float Linear(float alpha, float x, float beta) {
 }
 
 float TanhF(float x) {
-  if (isnan(x)) return x;
+  if (isnan(x) || x == 0.0) return x;  // tanh(-0) = -0
   // tanh(a) = e / (e + 2) with e = e^(2a) - 1; it rounds to 1 above 9.01.
   const float ax = min(abs(x), 9.5);
   const float e = Expm1F(2.0 * ax);
