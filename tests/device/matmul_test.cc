@@ -5,6 +5,8 @@
 // cancel to near zero, where any float32 rounding is many ULP of the result),
 // so ULP cases draw from [0, 1) as WPT's vectors do; mixed-sign cases use an
 // absolute bound of K * 2^-21 (|terms| <= 1, float32 accumulation).
+#include <array>
+#include <cstring>
 #include <sstream>
 
 #include <hwy/targets.h>
@@ -137,6 +139,124 @@ TEST_CASE("matmul large products, GEMV and packed-B shapes", "[device][matmul]")
   };
   uint64_t seed = 11;
   for (const auto& c : cases) Check(c, seed++);
+}
+
+// The gpu device takes A with at most 16 rows through a column-strip kernel
+// (matmul_vec.comp) instead of its 64x64 tile: whole 16-byte words of B when K
+// is a multiple of 4 and N of 4 (float32) or 8 (float16), one element at a
+// time otherwise; a strip is 512 (float32) or 1024 (float16) columns at M <= 2,
+// 256 or 512 at M = 3..4, 128 or 256 at M = 5..16. These shapes cross each of
+// those edges.
+const std::vector<std::array<uint32_t, 3>> kFewRowShapes = {  // M, K, N
+    {1, 1, 1},       {1, 3, 17},    {1, 4, 4},     {1, 17, 3},     {1, 36, 516},  {1, 1025, 129},
+    {1, 1028, 1032}, {1, 1028, 1025}, {2, 20, 36}, {3, 64, 100},   {4, 100, 260}, {5, 17, 1},
+    {8, 36, 520},    {15, 33, 65},  {16, 132, 516}, {16, 1028, 40}, {17, 40, 36},
+};
+
+TEST_CASE("matmul with few rows: M up to 16 and past it, K and N tails", "[device][matmul]") {
+  uint64_t seed = 201;
+  for (auto type : {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16}) {
+    for (const auto& [m, k, n] : kFewRowShapes) {
+      Check(MatmulCase{{m, k}, {k, n}, type, seed % 2 == 0}, seed);
+      ++seed;
+    }
+  }
+}
+
+TEST_CASE("matmul with few rows: broadcast batches, mixed signs, NaN and Inf", "[device][matmul]") {
+  const std::vector<std::pair<std::vector<uint32_t>, std::vector<uint32_t>>> batched = {
+      {{2, 3, 1, 64}, {3, 64, 40}}, {{3, 1, 2, 36}, {1, 4, 36, 24}}, {{1, 36}, {6, 36, 20}},
+      {{5, 2, 17}, {17, 9}},        {{2, 1, 1, 8}, {1, 3, 8, 16}},   {{4, 16, 12}, {4, 12, 1032}},
+  };
+  uint64_t seed = 301;
+  for (auto type : {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16}) {
+    for (const auto& [a, b] : batched) {
+      Check(MatmulCase{a, b, type, seed % 2 == 0}, seed);
+      ++seed;
+    }
+    Check(MatmulCase{{1, 300}, {300, 72}, type, false, -1, 1}, seed++);
+    Check(MatmulCase{{16, 64}, {64, 40}, type, true, -1, 1}, seed++);
+    Check(MatmulCase{{3, 3, 17}, {17, 5}, type, false, -1, 1}, seed++);
+    // Short K, as in "matmul NaN, Inf and signed zeros": in float32 a product
+    // of two specials can overflow (3e38 * -65504 = -Inf), and meeting +Inf it
+    // makes NaN where the float64 reference has +Inf; short K keeps that rare.
+    for (int trial = 0; trial < 4; ++trial) {
+      Check(MatmulCase{{1, 9}, {9, 36}, type, trial % 2 == 0, 0, 1, 0.05}, seed++);
+      Check(MatmulCase{{3, 1, 7}, {3, 7, 21}, type, trial % 2 == 1, 0, 1, 0.05}, seed++);
+      Check(MatmulCase{{4, 8}, {8, 64}, type, trial % 2 == 0, 0, 1, 0.05}, seed++);
+    }
+  }
+}
+
+TEST_CASE("matmul plus a bias along N (fused where the device runs the passes)", "[device][matmul]") {
+  // add(matmul(a, b), c) with c [N], [1] or [1, N]: the fusion pass makes c
+  // the matmul's third input, read by the kernels' epilogue as C with beta 1.
+  struct BiasCase {
+    std::vector<uint32_t> a, b, bias;
+  };
+  const std::vector<BiasCase> cases = {
+      {{1, 36}, {36, 516}, {516}},       {{1, 17}, {17, 3}, {3}},         {{1, 64}, {64, 40}, {1}},
+      {{4, 20}, {20, 1032}, {1, 1032}}, {{16, 132}, {132, 40}, {40}}, {{2, 1, 12}, {2, 12, 24}, {24}},
+      {{70, 33}, {33, 65}, {65}},  // M > 16: the gpu's 64x64 tile
+  };
+  uint64_t seed = 401;
+  for (auto type : {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16}) {
+    for (const BiasCase& c : cases) {
+      const uint32_t k = c.a.back();
+      MatmulCase described{c.a, c.b, type, true};
+      CheckAgainstReference(DeviceUnderTest(), Describe(described) + " + bias",
+                            {InputSpec{type, c.a, 0, 1, 0, false}, InputSpec{type, c.b, 0, 1, 0, true},
+                             InputSpec{type, c.bias, 0, 1, 0, true}},
+                            [](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
+                              return MLNamedOperands{{"out", g.add(g.matmul(in[0], in[1]), in[2])}};
+                            },
+                            Tolerance::Ulp(2.0 * k + 1), seed++);
+    }
+  }
+}
+
+TEST_CASE("matmul sums of -0 products stay -0", "[device][matmul]") {
+  // The ULP comparison counts -0 and +0 as equal; here every zero result must
+  // have the reference's sign. The gpu shaders start the dot product at -0.0
+  // as the reference does; the cpu kernels start at +0 (within WPT's
+  // tolerance), so there is nothing to check on cpu.
+  // A is all -0 but for one +0 in its last row (when M > 1), B positive but
+  // for one negative value in column 0: the products are -0 except in column
+  // 0 and in that last row, whose sums are +0.
+  if (DeviceUnderTest() == MLDeviceType::kCpu) return;
+  using T = MLOperandDataType;
+  for (const T type : {T::kFloat32, T::kFloat16}) {
+    // M = 20 takes the gpu's 64x64 tile, with K a multiple of its K step:
+    // matmul.comp pads a partial step with +0 products, which make a -0 sum +0.
+    for (const auto& [m, k, n] :
+         std::vector<std::array<uint32_t, 3>>{{1, 4, 8}, {2, 7, 5}, {16, 1028, 24}, {1, 1025, 1032}, {20, 32, 70}}) {
+      std::vector<double> a(size_t{m} * k, -0.0), b(size_t{k} * n, 0.75);
+      if (m > 1) a.back() = 0.0;
+      b[size_t{k / 2} * n] = -0.5;
+      auto tensor = [&](std::vector<uint32_t> shape, const std::vector<double>& v) {
+        if (type == T::kFloat16) return Tensor(type, std::move(shape), Half(v));
+        return Tensor(type, std::move(shape), std::vector<float>(v.begin(), v.end()));
+      };
+      const std::vector<HostTensor> inputs = {tensor({m, k}, a), tensor({k, n}, b)};
+      auto body = [](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
+        return MLNamedOperands{{"out", g.matmul(in[0], in[1])}};
+      };
+      std::map<std::string, HostTensor> got;
+      const std::string what = "matmul of -0 products " + std::to_string(m) + "x" + std::to_string(k) + "x" +
+                               std::to_string(n) + (type == T::kFloat16 ? " f16" : " f32");
+      if (!RunUnlessUnsupported(DeviceUnderTest(), what, [&] { got = Run(DeviceUnderTest(), inputs, body); })) continue;
+      const HostTensor want = Run(MLDeviceType::kReference, inputs, body).at("out");
+      const HostTensor& out = got.at("out");
+      // Every result is a zero: equal bits are equal signs.
+      size_t differ = 0, first = 0;
+      for (size_t i = size_t{m} * n; i-- > 0;) {
+        const size_t bytes = type == T::kFloat16 ? 2 : 4;
+        if (std::memcmp(out.data.data() + i * bytes, want.data.data() + i * bytes, bytes) != 0) ++differ, first = i;
+      }
+      INFO(what << ": " << differ << " zeros of the wrong sign, first at element " << first);
+      CHECK(differ == 0);
+    }
+  }
 }
 
 TEST_CASE("cpu matmul on every compiled SIMD target", "[cpu][matmul]") {

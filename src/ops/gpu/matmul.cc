@@ -1,6 +1,7 @@
 // gpu kernel of matmul: shaders/matmul.comp (the tiled product it shares with
-// gemm) with alpha 1, A and B row-major and the batch dimensions broadcast
-// through per-batch matrix strides.
+// gemm), or shaders/matmul_vec.comp when A has few rows, with alpha 1, A and B
+// row-major and the batch dimensions broadcast through per-batch matrix
+// strides. Both shaders take the same parameters.
 #include <algorithm>
 
 #include "core/strings.h"
@@ -12,6 +13,14 @@ namespace webnn::ops::gpu {
 namespace {
 
 constexpr uint32_t kMaxBatchRank = 6;  // rank <= 8, minus the two matrix dimensions
+
+// Up to this M, matmul_vec.comp. On lavapipe (2 cores; [M, 4096] x [4096,
+// 4096] float32, process CPU time) it beats the 64x64 tile by 18x at M = 1
+// (~47 ms vs ~850 ms), 2.6x at M = 16 (~370 ms vs ~980 ms) and breaks even at
+// M = 32. On a GPU a product with M <= 16 is still bound by reading B
+// (float32: 2 * 16 flops per 4 bytes of B, below the ~18 flops per byte of an
+// H100's FMA rate over its bandwidth).
+constexpr uint32_t kVecMaxRows = 16;
 
 // Matrix strides (in elements) of an operand's batch dimensions, right-aligned
 // to the output's batch dimensions; 0 where broadcast.
@@ -40,8 +49,10 @@ GpuPlan Plan(const GpuStepInfo& s) {
   uint64_t batches = 1;
   for (size_t i = 0; i < batch_rank; ++i) batches *= out.shape[i];
 
+  const bool vec = m <= kVecMaxRows;
+
   GpuDispatch d;
-  d.shader = core::StrCat("matmul.", TypeSuffix(out.type));
+  d.shader = core::StrCat(vec ? "matmul_vec." : "matmul.", TypeSuffix(out.type));
   // A fused bias (the fusion pass's third input, [N] or one value) is C with beta 1.
   d.bindings = {GpuBinding::Input(0), GpuBinding::Input(1), GpuBinding::Output(0),
                 GpuBinding::Input(has_bias ? 2 : 0)};
@@ -51,8 +62,24 @@ GpuPlan Plan(const GpuStepInfo& s) {
   for (size_t i = 0; i < kMaxBatchRank; ++i) d.params.push_back(i < batch_rank ? out.shape[i] : 1);
   PushMatrixStrides(d.params, a.shape, batch_rank);
   PushMatrixStrides(d.params, b.shape, batch_rank);
-  d.groups = {std::min<uint32_t>((n + 63) / 64, 65535), std::min<uint32_t>((m + 63) / 64, 65535),
-              static_cast<uint32_t>(std::min<uint64_t>(batches, 65535))};
+  if (vec) {
+    // kRows: all of M in one pass (M rounded up to a power of two: few
+    // pipelines). kWords: more words per thread and row of B cost less per
+    // element on lavapipe (M = 1: 4, 8, 16 words ~110, ~60, ~47 ms); with
+    // more rows, 32 float4 accumulators (kRows * kWords for float32) ran as
+    // fast as more.
+    uint32_t rows = 1;
+    while (rows < m) rows *= 2;
+    const uint32_t words = std::clamp<uint32_t>(32 / rows, 4, 16);
+    const uint32_t word_elements = out.type == DataType::kFloat16 ? 8 : 4;
+    const uint32_t strip = 8 * words * word_elements;  // columns per workgroup
+    d.constants = {0, 0, rows, words};  // 0 and 1: a fused epilogue's, unused here
+    d.groups = {std::min<uint32_t>((n + strip - 1) / strip, 65535), (m + rows - 1) / rows,
+                static_cast<uint32_t>(std::min<uint64_t>(batches, 65535))};
+  } else {
+    d.groups = {std::min<uint32_t>((n + 63) / 64, 65535), std::min<uint32_t>((m + 63) / 64, 65535),
+                static_cast<uint32_t>(std::min<uint64_t>(batches, 65535))};
+  }
   return {{d}, {}};
 }
 
