@@ -4,6 +4,7 @@
 
 #include "core/float16.h"
 #include "core/shape.h"
+#include "io/webnn_graph.h"
 
 namespace webnn::bench {
 
@@ -56,6 +57,25 @@ BenchGraph::BenchGraph(const MLContextOptions& options, const std::vector<BenchI
     std::vector<uint32_t> shape;
     for (const auto& d : o.shape()) shape.push_back(static_cast<uint32_t>(d.size()));
     outputs_[name] = context_.createTensor({o.dataType(), shape, true, false});
+  }
+}
+
+BenchGraph::BenchGraph(const MLContextOptions& options, const std::string& model_path)
+    : context_(ML::createContext(options)) {
+  io::LoadedGraph loaded = io::LoadGraphFile(context_, model_path, {});
+  graph_ = loaded.graph;
+  std::mt19937_64 rng(1);
+  for (const auto& [name, desc] : loaded.inputs) {
+    BenchInput in{desc.dataType, {}};
+    for (const MLDimension& d : desc.shape) in.shape.push_back(static_cast<uint32_t>(d.size()));
+    const std::vector<std::byte> data = RandomData(in, rng);
+    inputs_[name] = context_.createTensor({in.type, in.shape, false, true});
+    context_.writeTensor(inputs_[name], MLBufferSource(std::span<const std::byte>(data)));
+  }
+  for (const auto& [name, desc] : loaded.outputs) {
+    std::vector<uint32_t> shape;
+    for (const MLDimension& d : desc.shape) shape.push_back(static_cast<uint32_t>(d.size()));
+    outputs_[name] = context_.createTensor({desc.dataType, shape, true, false});
   }
 }
 

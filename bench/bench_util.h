@@ -26,6 +26,9 @@ class BenchGraph {
   BenchGraph(MLDeviceType device, uint32_t threads, const std::vector<BenchInput>& inputs, const GraphBody& body);
   // The same on a context made from `options` (e.g. graphPasses off).
   BenchGraph(const MLContextOptions& options, const std::vector<BenchInput>& inputs, const GraphBody& body);
+  // A model: a webnn-graph JSON file and its weights (io::LoadGraphFile; the
+  // files scripts/models.sh converts), its inputs filled as above.
+  BenchGraph(const MLContextOptions& options, const std::string& model_path);
   void Dispatch() { context_.dispatch(graph_, inputs_, outputs_); }
 
  private:

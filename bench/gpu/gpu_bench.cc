@@ -6,12 +6,20 @@
 //   gpu/conv/<case>            the peer table's conv2d layers; GFLOP/s, of_fma_peak
 //   gpu/eltwise/<op>_<N>M      add, relu at 16M, 64M, 256M float32 elements;
 //                              GB/s (STREAM counting) and of_copy_peak
+//   gpu/ppocr/{det,rec,cls}    PP-OCRv4 latency, ms per inference, at the shapes
+//                              of scripts/bench-models.sh (det 1x3x640x640,
+//                              rec 1x3x48x320, cls 1x3x48x192): the graphs
+//                              scripts/models.sh converts into bench/models
+//                              (WEBNN_MODELS_DIR=build/tests/models takes the
+//                              ocr_models test's); skipped when absent
 // dispatch() waits for the device, so a dispatch's wall time is the work plus
 // one submission (tens of microseconds).
 //
 //   webnn_gpu_bench [--benchmark_filter=gpu/matmul/sq4096] ...
 // On lavapipe (no GPU) the large cases take seconds each: filter them.
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -30,25 +38,33 @@ struct CachedGraph {
   std::unique_ptr<BenchGraph> graph;
 };
 
+// What a case runs: `body` over `inputs`, or the model file `model`.
+struct CaseGraph {
+  std::vector<BenchInput> inputs;
+  GraphBody body;
+  std::string model;
+};
+
 // Google Benchmark calls a function several times while sizing the iteration
 // count; the last graph is kept so that constants are uploaded once.
-BenchGraph& GraphFor(const std::string& key, const std::vector<BenchInput>& inputs, const GraphBody& body) {
+BenchGraph& GraphFor(const std::string& key, const CaseGraph& g) {
   static CachedGraph cache;
   if (cache.key != key) {
     cache.graph.reset();
     cache.key.clear();
-    cache.graph = std::make_unique<BenchGraph>(MLContextOptions{.device = MLDeviceType::kGpu}, inputs, body);
+    const MLContextOptions gpu{.device = MLDeviceType::kGpu};
+    cache.graph = g.model.empty() ? std::make_unique<BenchGraph>(gpu, g.inputs, g.body)
+                                  : std::make_unique<BenchGraph>(gpu, g.model);
     cache.graph->Dispatch();  // pipelines created, command buffer recorded
     cache.key = key;
   }
   return *cache.graph;
 }
 
-void RunCase(benchmark::State& state, const std::string& key, const std::vector<BenchInput>& inputs,
-             const GraphBody& body, double flops, double bytes) {
+void RunCase(benchmark::State& state, const std::string& key, const CaseGraph& graph, double flops, double bytes) {
   BenchGraph* g = nullptr;
   try {
-    g = &GraphFor(key, inputs, body);
+    g = &GraphFor(key, graph);
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
     return;
@@ -73,10 +89,11 @@ void RegisterAll() {
       const std::string name =
           std::string("gpu/matmul/") + c.name + (type == MLOperandDataType::kFloat32 ? "/f32" : "/f16");
       benchmark::RegisterBenchmark(name.c_str(), [c, type, elem, name](benchmark::State& state) {
-        RunCase(state, name, {{type, {c.m, c.k}}, {type, {c.k, c.n}, true}},
-                [](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
-                  return MLNamedOperands{{"out", b.matmul(in[0], in[1])}};
-                },
+        RunCase(state, name,
+                {.inputs = {{type, {c.m, c.k}}, {type, {c.k, c.n}, true}},
+                 .body = [](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+                   return MLNamedOperands{{"out", b.matmul(in[0], in[1])}};
+                 }},
                 c.Flops(), elem * (double(c.m) * c.k + double(c.k) * c.n + double(c.m) * c.n));
       })->UseRealTime()->Unit(benchmark::kMillisecond);
     }
@@ -86,15 +103,17 @@ void RegisterAll() {
     benchmark::RegisterBenchmark(name.c_str(), [c, name](benchmark::State& state) {
       const auto f32 = MLOperandDataType::kFloat32;
       RunCase(state, name,
-              {{f32, {c.n, c.c, c.h, c.w}}, {f32, {c.oc, c.c / c.groups, c.kh, c.kw}, true}, {f32, {c.oc}, true}},
-              [c](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
-                MLConv2dOptions o;
-                o.padding = std::vector<uint32_t>{c.pad, c.pad, c.pad, c.pad};
-                o.strides = std::vector<uint32_t>{c.stride, c.stride};
-                o.groups = c.groups;
-                o.bias = in[2];
-                return MLNamedOperands{{"out", b.conv2d(in[0], in[1], o)}};
-              },
+              {.inputs = {{f32, {c.n, c.c, c.h, c.w}},
+                          {f32, {c.oc, c.c / c.groups, c.kh, c.kw}, true},
+                          {f32, {c.oc}, true}},
+               .body = [c](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+                 MLConv2dOptions o;
+                 o.padding = std::vector<uint32_t>{c.pad, c.pad, c.pad, c.pad};
+                 o.strides = std::vector<uint32_t>{c.stride, c.stride};
+                 o.groups = c.groups;
+                 o.bias = in[2];
+                 return MLNamedOperands{{"out", b.conv2d(in[0], in[1], o)}};
+               }},
               c.Flops(), c.Bytes());
     })->UseRealTime()->Unit(benchmark::kMillisecond);
   }
@@ -106,13 +125,28 @@ void RegisterAll() {
       std::vector<BenchInput> inputs = {{MLOperandDataType::kFloat32, {n}}};
       if (binary) inputs.push_back({MLOperandDataType::kFloat32, {n}});
       benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
-        RunCase(state, name, inputs,
-                [binary](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
-                  return MLNamedOperands{{"out", binary ? b.add(in[0], in[1]) : b.relu(in[0])}};
-                },
+        RunCase(state, name,
+                {.inputs = inputs,
+                 .body = [binary](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+                   return MLNamedOperands{{"out", binary ? b.add(in[0], in[1]) : b.relu(in[0])}};
+                 }},
                 0, 4.0 * n * (binary ? 3 : 2));
       })->UseRealTime()->Unit(benchmark::kMillisecond);
     }
+  }
+  const char* dir = std::getenv("WEBNN_MODELS_DIR");
+  const std::string models = dir ? dir : "bench/models";
+  for (const auto& [model, file] : {std::pair{"det", "det_640.json"}, {"rec", "rec.json"}, {"cls", "cls.json"}}) {
+    const std::string name = std::string("gpu/ppocr/") + model, path = models + "/" + file;
+    benchmark::RegisterBenchmark(name.c_str(), [name, path](benchmark::State& state) {
+      if (!std::filesystem::exists(path)) {
+        const std::string why = path + " not found: scripts/models.sh converts the PP-OCR models into " +
+                                "bench/models (run from the source root), or set WEBNN_MODELS_DIR";
+        state.SkipWithError(why.c_str());
+        return;
+      }
+      RunCase(state, name, {.model = path}, 0, 0);
+    })->UseRealTime()->Unit(benchmark::kMillisecond);
   }
 }
 
