@@ -23,12 +23,13 @@ layout(std430, binding = 2) writeonly buffer O { A_T o[]; };
 // P(4) exclusive, P(5) reversed.
 
 #if defined(A_FLOAT)
+#include "float_float.glsl"
 #define ACC vec2
 #define ACC_ZERO vec2(0.0)
 #define ACC_OF(x) vec2(x, 0.0)
 #define ACC_STORE(a) A_T((a).x + (a).y)
-// Knuth's TwoSum of the high parts plus the low parts, renormalized; `precise`
-// forbids the reassociation that would cancel the error terms.
+// float_float's FFAdd (Knuth's TwoSum of the high parts plus the low parts,
+// renormalized) where the sum stays finite.
 // An infinite hi carries lo 0 when it is an input's Infinity, lo 1 when it is
 // a finite sum that overflowed float32 (the reference's float64 sum did not):
 // adding an Infinity to the latter gives that Infinity, not NaN.
@@ -42,14 +43,11 @@ vec2 AccAdd(vec2 a, vec2 b) {
     if (b_inf) return b;
     return vec2(s, isnan(s) ? 0.0 : 1.0);  // overflow (of both: unknown, NaN)
   }
-  precise float bv = s - a.x;
-  precise float e = (a.x - (s - bv)) + (b.x - bv) + (a.y + b.y);
-  precise float hi = s + e;
-  // A finite s may round up to an infinite hi: then lo would be the opposite
+  const vec2 r = FFAdd(a, b);
+  // A finite s may round up to an infinite hi: then lo is the opposite
   // Infinity and hi + lo NaN; the float64 sum rounds to that Infinity too.
-  if (isinf(hi)) return vec2(hi, 1.0);
-  precise float lo = e - (hi - s);
-  return vec2(hi, lo);
+  if (isinf(r.x)) return vec2(r.x, 1.0);
+  return r;
 }
 #else
 #define ACC A_CT

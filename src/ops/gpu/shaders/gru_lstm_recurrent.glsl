@@ -4,66 +4,18 @@
 // them, instead of inside the serial step loop.
 //
 // Activation codes (MLRecurrentNetworkActivation order): 0 relu, 1 sigmoid, 2 tanh.
-// exp is the range-reduced polynomial of elementwise_unary.comp: GLSL's exp
-// has no precision guarantee, and tanh built on exp(2x) overflows to NaN.
-
-const float kLog2E = 1.442695040888963407359924681;
-// log(2) = kLn2Hi + kLn2Lo; kLn2Hi has 15 significant bits, so q * kLn2Hi is
-// exact for |q| < 2^9.
-const float kLn2Hi = 0.693145751953125;
-const float kLn2Lo = 1.428606765330187045e-6;
+// sigmoid and tanh are the element-wise ops' (unary_math.glsl: exp by range
+// reduction, not GLSL's, which has no precision guarantee and whose tanh
+// built on exp(2x) overflows to NaN; tanh(-0) = -0 like the reference's
+// std::tanh); relu is the reference's for recurrent networks: NaN stays NaN
+// and -0 becomes +0 (x > 0 ? x : 0), unlike the relu op, which keeps -0.
+#include "unary_math.glsl"
 #define kNegZero uintBitsToFloat(0x80000000u)
 
-// x * 2^k for k in [-252, 254] as two normal powers of two (a subnormal result
-// is rounded once).
-float Scale2(float x, int k) {
-  const int k1 = k >> 1;
-  const int k2 = k - k1;
-  return x * uintBitsToFloat(uint(k1 + 127) << 23) * uintBitsToFloat(uint(k2 + 127) << 23);
-}
-
-// e^r - 1 for |r| <= log(2)/2 + a little: Taylor to r^8.
-float Expm1Poly(float r) {
-  float p = 1.0 / 40320.0;
-  p = p * r + 1.0 / 5040.0;
-  p = p * r + 1.0 / 720.0;
-  p = p * r + 1.0 / 120.0;
-  p = p * r + 1.0 / 24.0;
-  p = p * r + 1.0 / 6.0;
-  p = p * r + 0.5;
-  return r + r * r * p;
-}
-
-float ExpF(float x) {
-  if (isnan(x)) return x;
-  // e^-104 rounds to 0 and e^100 to Inf; the clamp keeps q in [-150, 145].
-  const float xc = clamp(x, -104.0, 100.0);
-  const float q = roundEven(xc * kLog2E);
-  precise float r = xc - q * kLn2Hi;
-  r = r - q * kLn2Lo;
-  return Scale2(Expm1Poly(r) + 1.0, int(q));
-}
-
-float Expm1F(float x) {
-  if (isnan(x)) return x;
-  if (abs(x) < 0.34657359) return Expm1Poly(x);
-  return ExpF(x) - 1.0;
-}
-
 float Activate(uint code, float x) {
-  if (isnan(x)) return x;
-  if (code == 0u) return x > 0.0 ? x : 0.0;
-  if (code == 1u) {
-    // e = e^-|x|; e * r for x < 0 underflows gradually.
-    const float e = ExpF(-abs(x));
-    const float r = 1.0 / (1.0 + e);
-    return x < 0.0 ? e * r : r;
-  }
-  // tanh(a) = e / (e + 2) with e = e^(2a) - 1; it rounds to 1 above 9.01.
-  const float ax = min(abs(x), 9.5);
-  const float e = Expm1F(2.0 * ax);
-  const float y = e / (e + 2.0);
-  return x < 0.0 ? -y : y;
+  if (code == 0u) return isnan(x) || x > 0.0 ? x : 0.0;
+  if (code == 1u) return SigmoidF(x);
+  return TanhF(x);
 }
 
 #if defined(RECURRENT_PRECOMPUTE)

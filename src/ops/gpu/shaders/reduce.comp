@@ -9,7 +9,7 @@
 // (mantissa, exponent) pairs, and a sum, mean, L2 or logSum that comes out
 // Infinity or NaN is summed again with its inputs scaled down (Rescue()).
 // The logs take the sum's compensation as log(hi + lo) ~ log(hi) + lo / hi,
-// and exp and log are accurate ones (PreciseExp, PreciseLog), not GLSL's. Integers accumulate in their own width (8-bit inputs in 32
+// and exp and log are accurate ones (ExpF, LogF of exp_log.glsl), not GLSL's. Integers accumulate in their own width (8-bit inputs in 32
 // bits): wrapping sums and products are the same modulo 2^N as the
 // reference's exact 64-bit arithmetic wrapped at the store.
 #extension GL_GOOGLE_include_directive : require
@@ -141,83 +141,25 @@ ACC Combine(uint op, ACC a, ACC b) {
 }
 
 #if defined(A_FLOAT)
-#define kInf uintBitsToFloat(0x7f800000u)
+#include "exp_log.glsl"  // ExpF, LogF (within about 1 ulp), Scale2, kInf
+
 // Inputs are multiplied by g_scale before they are summed (squared): 1, or a
 // power of two when the plain float32 sum overflowed where the reference's
 // float64 one need not (reduceL2 of values near 1e38: 3e38, not Infinity).
 float g_scale = 1.0;
 
-// log() within about 1 ulp (musl's logf). GLSL's log has an absolute error
-// bound of 2^-21 in [0.5, 2], where reduceLogSum's results near 0 are tiny:
-// 2991 ulp were seen.
-float PreciseLog(float x) {
-  if (isnan(x) || x < 0.0) return uintBitsToFloat(0x7fc00000u);
-  if (x == 0.0) return uintBitsToFloat(0xff800000u);
-  if (isinf(x)) return x;
-  int k = 0;
-  if (x < 1.17549435e-38) {  // subnormal: scale into the normal range
-    x *= 33554432.0;  // 2^25
-    k = -25;
-  }
-  uint ix = floatBitsToUint(x);
-  // Reduce x into [sqrt(2)/2, sqrt(2)).
-  ix += 0x3f800000u - 0x3f3504f3u;
-  k += int(ix >> 23) - 0x7f;
-  ix = (ix & 0x007fffffu) + 0x3f3504f3u;
-  precise float f = uintBitsToFloat(ix) - 1.0;
-  const float s = f / (2.0 + f);
-  const float z = s * s;
-  const float w = z * z;
-  const float t1 = w * (0.40000972152 + w * 0.24279078841);
-  const float t2 = z * (0.66666662693 + w * 0.28498786688);
-  const float r = t2 + t1;
-  const float hfsq = 0.5 * f * f;
-  const float dk = float(k);
-  precise float y = s * (hfsq + r) + dk * 9.0580006145e-06 - hfsq + f + dk * 0.69313812256;
-  return y;
-}
-
 // log(hi + lo) of a compensated sum: the rounding of hi + lo costs hundreds of
 // ulp where the result is near 0 (sums near 1), so its remainder is added as
 // its first-order term.
 float PairLog(ACC a) {
-  if (isinf(a.x) || isnan(a.x) || a.x <= 0.0) return PreciseLog(Value(a));
+  if (isinf(a.x) || isnan(a.x) || a.x <= 0.0) return LogF(Value(a));
   precise float hi = a.x + a.y;
   precise float lo = a.y - (hi - a.x);
-  if (hi <= 0.0) return PreciseLog(hi);
-  precise float r = PreciseLog(hi) + lo / hi;
+  if (hi <= 0.0) return LogF(hi);
+  precise float r = LogF(hi) + lo / hi;
   return r;
 }
 
-const float kLog2E = 1.442695040888963407359924681;
-const float kLn2Hi = 0.693145751953125;
-const float kLn2Lo = 1.428606765330187045e-6;
-
-// x * 2^k for k in [-252, 254] (elementwise_unary.comp's).
-float Scale2(float x, int k) {
-  const int k1 = k >> 1;
-  const int k2 = k - k1;
-  return x * uintBitsToFloat(uint(k1 + 127) << 23) * uintBitsToFloat(uint(k2 + 127) << 23);
-}
-
-// e^x within about 1 ulp (elementwise_unary.comp's ExpF); GLSL's exp cost
-// thousands of ulp in reduceLogSumExp.
-float PreciseExp(float x) {
-  if (isnan(x)) return x;
-  const float xc = clamp(x, -104.0, 100.0);
-  const float q = roundEven(xc * kLog2E);
-  precise float r = xc - q * kLn2Hi;
-  r = r - q * kLn2Lo;
-  float p = 1.0 / 40320.0;
-  p = p * r + 1.0 / 5040.0;
-  p = p * r + 1.0 / 720.0;
-  p = p * r + 1.0 / 120.0;
-  p = p * r + 1.0 / 24.0;
-  p = p * r + 1.0 / 6.0;
-  p = p * r + 0.5;
-  precise float em1 = r + r * r * p;
-  return Scale2(em1 + 1.0, int(q));
-}
 #endif
 
 // The per-element term; `shift` is the window maximum for reduceLogSumExp.
@@ -240,7 +182,7 @@ ACC Map(uint op, A_CT v, A_CT shift) {
 #endif
   if (op == kL2 || op == kSumSquare) return AccOf(v * v);
 #if defined(A_FLOAT)
-  if (op == kLogSumExp) return AccOf(PreciseExp(v - shift));
+  if (op == kLogSumExp) return AccOf(ExpF(v - shift));
 #endif
   return AccOf(v);
 }

@@ -43,33 +43,7 @@ void MapCoordinate(uint o, uint in_size, uint out_size, bool nearest, out uint l
 }
 
 #if defined(A_FLOAT)
-// Float-float (hi + lo) arithmetic, `precise` so lavapipe neither fuses nor
-// reassociates; products by Dekker's splitting (GLSL fma is not fused there).
-void TwoProduct(float a, float b, out float hi, out float lo) {
-  precise float p = a * b;
-  precise float ca = 4097.0 * a;
-  precise float ah = ca - (ca - a);
-  precise float al = a - ah;
-  precise float cb = 4097.0 * b;
-  precise float bh = cb - (cb - b);
-  precise float bl = b - bh;
-  precise float e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
-  hi = p;
-  lo = e;
-}
-
-vec2 TwoSum(float a, float b) {
-  precise float s = a + b;
-  precise float bb = s - a;
-  precise float e = (a - (s - bb)) + (b - bb);
-  return vec2(s, e);
-}
-
-vec2 FastTwoSum(float a, float b) {
-  precise float s = a + b;
-  precise float e = b - (s - a);
-  return vec2(s, e);
-}
+#include "float_float.glsl"
 
 // n / d (0 <= n <= d < 2^24) as a float-float.
 vec2 Ratio(float n, float d) {
@@ -80,25 +54,14 @@ vec2 Ratio(float n, float d) {
   return FastTwoSum(h, r);
 }
 
-// v * w for a float v and a float-float w.
+// v * w for a float v and a float-float w: float_float's FFMulF(w, v) but
+// with the product split as v * w.x, as it always was (the two orders of
+// Dekker's error terms may round differently where the error is subnormal).
 vec2 MulF(float v, vec2 w) {
   float p, e;
   TwoProduct(v, w.x, p, e);
   precise float l = e + v * w.y;
   return FastTwoSum(p, l);
-}
-
-vec2 Mul(vec2 a, vec2 b) {
-  float p, e;
-  TwoProduct(a.x, b.x, p, e);
-  precise float l = e + (a.x * b.y + a.y * b.x);
-  return FastTwoSum(p, l);
-}
-
-vec2 Add(vec2 a, vec2 b) {
-  const vec2 s = TwoSum(a.x, b.x);
-  precise float l = s.y + (a.y + b.y);
-  return FastTwoSum(s.x, l);
 }
 
 // The reference's v00 (1 - tx) (1 - ty) + ... blend in float-float (about 46
@@ -115,9 +78,9 @@ float LerpFloat(float v00, float v01, float v10, float v11, int64_t fx, int64_t 
   }
   const vec2 wx1 = Ratio(float(fx), float(dx)), wx0 = Ratio(float(dx - fx), float(dx));
   const vec2 wy1 = Ratio(float(fy), float(dy)), wy0 = Ratio(float(dy - fy), float(dy));
-  const vec2 vy0 = Add(MulF(v00, wx0), MulF(v01, wx1));
-  const vec2 vy1 = Add(MulF(v10, wx0), MulF(v11, wx1));
-  const vec2 r = Add(Mul(vy0, wy0), Mul(vy1, wy1));
+  const vec2 vy0 = FFAdd(MulF(v00, wx0), MulF(v01, wx1));
+  const vec2 vy1 = FFAdd(MulF(v10, wx0), MulF(v11, wx1));
+  const vec2 r = FFAdd(FFMul(vy0, wy0), FFMul(vy1, wy1));
   return r.x;
 }
 #endif

@@ -20,24 +20,7 @@ layout(std430, binding = 2) writeonly buffer O { A_T o[]; };
 // P(3) 1: a workgroup per row, 0: a thread per row.
 shared vec2 partial[256];
 
-#include "float_float.glsl"
-
-const float kLog2E = 1.442695040888963407359924681;
-// log(2) = kLn2Hi + kLn2Lo; q * kLn2Hi is exact for |q| < 2^9.
-const float kLn2Hi = 0.693145751953125;
-const float kLn2Lo = 1.428606765330187045e-6;
-
-// e^r - 1 for |r| <= log(2)/2 + a little: Taylor to r^8.
-float Expm1Poly(float r) {
-  float p = 1.0 / 40320.0;
-  p = p * r + 1.0 / 5040.0;
-  p = p * r + 1.0 / 720.0;
-  p = p * r + 1.0 / 120.0;
-  p = p * r + 1.0 / 24.0;
-  p = p * r + 1.0 / 6.0;
-  p = p * r + 0.5;
-  return r + r * r * p;
-}
+#include "exp_log.glsl"  // kLog2E, kLn2Hi/Lo, Expm1Poly; float_float.glsl
 
 // e^(x - m) = p * 2^q, x - m <= 0 (or NaN).
 void ExpParts(float xv, float m, out float p, out int q) {
