@@ -17,6 +17,7 @@
 #include "graph/passes.h"
 #include "ops/activation.h"
 #include "ops/cast.h"
+#include "ops/device.h"
 #include "ops/elementwise.h"
 #include "ops/fused_elementwise.h"
 
@@ -46,8 +47,9 @@ OperandId In(Graph& g, const std::string& name, core::DataType type, std::vector
 
 // The live nodes' ops after FuseElementwise ("fusedElementwise[exp > add(x, #1)]"),
 // sorted (the order among independent nodes is the lowering's business).
-std::vector<std::string> FusedOps(Graph& g, const std::map<std::string, OperandId>& outputs, int* fused = nullptr) {
-  const int n = graph::FuseElementwise(g, outputs);
+std::vector<std::string> FusedOps(Graph& g, const std::map<std::string, OperandId>& outputs, int* fused = nullptr,
+                                  uint32_t max_inputs = UINT32_MAX, uint32_t max_steps = UINT32_MAX) {
+  const int n = graph::FuseElementwise(g, outputs, max_inputs, max_steps);
   if (fused) *fused = n;
   std::vector<OperandId> ids;
   for (const auto& [name, id] : outputs) ids.push_back(id);
@@ -102,6 +104,38 @@ TEST_CASE("fuse elementwise: operand order, self operands, identity, start opera
   const OperandId w = Act(h, OpKind::sigmoid, Node(h, OpKind::add, {bias, z}));
   CHECK(FusedOps(h, {{"w", w}}) == Strings{"fusedElementwise[add(#1, x) > sigmoid]"});
   CHECK(h.nodes()[h.operand(w).producer].inputs == std::vector<OperandId>{z, bias});
+}
+
+TEST_CASE("fuse elementwise: a device's input and step limits cut chains", "[passes][fuse_elementwise]") {
+  // x > add(#1) > add(#2) > add(#3) > exp > neg: 4 inputs, 5 steps.
+  auto build = [](Graph& g) {
+    OperandId v = In(g, "x", core::DataType::kFloat32, {2, 3});
+    for (int i = 1; i <= 3; ++i) v = Node(g, OpKind::add, {v, In(g, "c" + std::to_string(i), core::DataType::kFloat32, {3})});
+    return Node(g, OpKind::neg, {Node(g, OpKind::exp, {v})});
+  };
+  {
+    Graph g;
+    const OperandId out = build(g);
+    CHECK(FusedOps(g, {{"out", out}}) == Strings{"fusedElementwise[add(x, #1) > add(x, #2) > add(x, #3) > exp > neg]"});
+  }
+  {
+    // At most 3 inputs: the third add starts a new chain.
+    Graph g;
+    const OperandId out = build(g);
+    int fused = 0;
+    CHECK(FusedOps(g, {{"out", out}}, &fused, 3) ==
+          Strings{"fusedElementwise[add(x, #1) > add(x, #2)]", "fusedElementwise[add(x, #1) > exp > neg]"});
+    CHECK(fused == 2);
+    for (const graph::Node& node : g.nodes())
+      if (node.op == OpKind::fusedElementwise) CHECK(node.inputs.size() <= 3);
+  }
+  {
+    // At most 2 steps: three chains; a one-node remainder stays itself.
+    Graph g;
+    const OperandId out = build(g);
+    CHECK(FusedOps(g, {{"out", out}}, nullptr, UINT32_MAX, 2) ==
+          Strings{"fusedElementwise[add(x, #1) > add(x, #2)]", "fusedElementwise[add(x, #1) > exp]", "neg"});
+  }
 }
 
 TEST_CASE("fuse elementwise: shared intermediates and graph outputs split chains", "[passes][fuse_elementwise]") {
@@ -429,8 +463,14 @@ void CheckCase(const Case& c, uint64_t seed, double special, bool against_refere
         unfused = Run({.device = DeviceUnderTest(), .graphPasses = false}, specs, data, body);
       }))
     return;
-  // Every chain of two or more steps that are not all identity is fused.
-  CHECK(std::count(executed.begin(), executed.end(), "fusedElementwise") == 1);
+  // Every chain of two or more steps that are not all identity is fused: into
+  // one node, or more where it exceeds the device's limits.
+  const auto fused_nodes = std::count(executed.begin(), executed.end(), "fusedElementwise");
+  const ops::DeviceFusions limits = ops::FindDevice(DeviceUnderTest())->Fusions();
+  if (c.extras.size() + 1 <= limits.elementwise_max_inputs && c.steps.size() <= limits.elementwise_max_steps)
+    CHECK(fused_nodes == 1);
+  else
+    CHECK(fused_nodes >= 2);
   CheckIdentical(fused, unfused);
   if (against_reference) {
     const auto want = Run({.device = MLDeviceType::kReference}, specs, data, body);
@@ -455,6 +495,32 @@ TEST_CASE("fuse elementwise: random chains match the unfused path and the refere
     if (std::all_of(c.steps.begin(), c.steps.end(), [](const Step& s) { return s.op == "identity"; }))
       c.steps[0].op = "neg";
     CheckCase(c, rng(), i % 3 == 0 ? 0.05 : 0.0, tame);
+  }
+}
+
+TEST_CASE("fuse elementwise: chains beyond a device's input and step limits", "[passes][fuse_elementwise][device]") {
+  if (!DeviceUnderTestRunsPasses()) return;
+  // 24 steps reading 10 distinct operands (the gpu device fuses 16 steps and
+  // 7 inputs per node): cut into several fused nodes, same results.
+  std::mt19937_64 rng(77);
+  for (const std::vector<uint32_t>& shape : {std::vector<uint32_t>{3, 5, 7}, std::vector<uint32_t>{70001}}) {
+    Case c;
+    c.shape = shape;
+    for (int i = 0; i < 24; ++i) {
+      Step s;
+      s.op = i % 2 ? kTameOps[rng() % kTameOps.size()] : "add";
+      if (s.op == "identity") s.op = "neg";
+      if (IsBinary(s.op)) {
+        if (i % 4 == 0 || c.extras.size() < 9) c.extras.push_back(BroadcastableTo(shape, rng));
+        s.operand = static_cast<int>(c.extras.size() - 1);
+        s.swap = i % 3 == 0;
+      }
+      std::uniform_real_distribution<double> coef(-2, 2);
+      s.alpha = coef(rng);
+      s.beta = coef(rng);
+      c.steps.push_back(s);
+    }
+    CheckCase(c, rng(), 0.02, true);
   }
 }
 

@@ -23,9 +23,10 @@ std::shared_ptr<GraphImpl> CompileGraph(const std::shared_ptr<ContextImpl>& cont
   g->context = context;
   g->outputs = outputs;
   // The reference device runs the graph exactly as built: it is the oracle.
-  if (context->options().graphPasses && context->device().RunsGraphPasses()) {
+  const ops::DeviceFusions fusions = context->device().Fusions();
+  if (context->options().graphPasses && fusions.any()) {
     auto optimized = std::make_shared<graph::Graph>(*ir);
-    graph::RunPasses(*optimized, outputs, {.nhwc_layout = context->options().nhwcLayout});
+    graph::RunPasses(*optimized, outputs, {.nhwc_layout = context->options().nhwcLayout, .fusions = fusions});
     ir = std::move(optimized);
   }
   graph::LoweredGraph lowered = graph::Lower(*ir, outputs);

@@ -14,7 +14,8 @@
 //
 // The fused node's inputs are the chain's starting value and the other operand
 // of each binary step (deduplicated); it takes over the last node's output
-// operand and label, and the chain's nodes are left unreachable.
+// operand and label, and the chain's nodes are left unreachable. A device's
+// limits on inputs and steps cut a longer chain into several fused nodes.
 #include <set>
 
 #include "graph/passes.h"
@@ -100,7 +101,8 @@ class ChainBuilder {
 
 }  // namespace
 
-int FuseElementwise(Graph& graph, const std::map<std::string, OperandId>& outputs) {
+int FuseElementwise(Graph& graph, const std::map<std::string, OperandId>& outputs, uint32_t max_inputs,
+                    uint32_t max_steps) {
   std::vector<OperandId> output_ids;
   std::set<OperandId> graph_outputs;
   for (const auto& [name, id] : outputs) {
@@ -129,22 +131,39 @@ int FuseElementwise(Graph& graph, const std::map<std::string, OperandId>& output
     }
   }
 
-  int fused = 0;
-  for (uint32_t head : live) {
-    if (!fusable[head] || continues[head] || next[head] < 0) continue;
-    std::vector<uint32_t> chain{head};
-    while (next[chain.back()] >= 0) chain.push_back(static_cast<uint32_t>(next[chain.back()]));
+  // Each chain, cut into segments within the device's limits: a segment ends
+  // before the node that would take it past max_inputs or max_steps.
+  auto fits = [&](const std::vector<uint32_t>& segment) {
     ChainBuilder builder(graph);
-    builder.Build(chain);
-    const Node& last = graph.nodes()[chain.back()];
+    builder.Build(segment);
+    return builder.inputs.size() <= max_inputs && builder.attrs->steps.size() <= max_steps;
+  };
+  int fused = 0;
+  auto fuse = [&](const std::vector<uint32_t>& segment) {
+    if (segment.size() < 2) return;
+    ChainBuilder builder(graph);
+    builder.Build(segment);
+    const Node& last = graph.nodes()[segment.back()];
     const OperandId y = last.outputs[0];
     const std::string label = last.label;
     const OperandDesc desc = graph.operand(y).desc;
     const uint32_t node = static_cast<uint32_t>(graph.nodes().size());
     graph.AppendNode(ops::OpKind::fusedElementwise, label, std::move(builder.inputs), std::move(builder.attrs), {desc});
-    // The fused node now produces y; the chain's nodes become unreachable.
+    // The fused node now produces y; the segment's nodes become unreachable.
     graph.SetNodeOutput(node, 0, y);
     ++fused;
+  };
+  for (uint32_t head : live) {
+    if (!fusable[head] || continues[head] || next[head] < 0) continue;
+    std::vector<uint32_t> segment{head};
+    for (int32_t n = next[head]; n >= 0; n = next[n]) {
+      segment.push_back(static_cast<uint32_t>(n));
+      if (fits(segment)) continue;
+      segment.pop_back();
+      fuse(segment);
+      segment = {static_cast<uint32_t>(n)};
+    }
+    fuse(segment);
   }
   return fused;
 }

@@ -447,16 +447,20 @@ PassStats RunPasses(Graph& graph, const std::map<std::string, OperandId>& output
   DetachUnreachable(graph, outputs);
   stats.hard_swish = RecognizeHardSwish(graph, outputs);
   DetachUnreachable(graph, outputs);
-  // Biases before activations: conv -> add -> relu becomes conv(bias, relu).
-  stats.fused_biases = FuseBiases(graph, outputs);
-  DetachUnreachable(graph, outputs);
-  stats.fused_activations = FuseActivations(graph, outputs);
-  DetachUnreachable(graph, outputs);
-  stats.fused_affine = FuseAffineAfterActivations(graph, outputs);
-  DetachUnreachable(graph, outputs);
+  if (options.fusions.epilogues) {
+    // Biases before activations: conv -> add -> relu becomes conv(bias, relu).
+    stats.fused_biases = FuseBiases(graph, outputs);
+    DetachUnreachable(graph, outputs);
+    stats.fused_activations = FuseActivations(graph, outputs);
+    DetachUnreachable(graph, outputs);
+    stats.fused_affine = FuseAffineAfterActivations(graph, outputs);
+    DetachUnreachable(graph, outputs);
+  }
   // After the fusions (fused attrs carry over); opt-in, see PassOptions.
   if (options.nhwc_layout) stats.nhwc_nodes = ConvertToNhwc(graph, outputs);
-  stats.fused_elementwise = FuseElementwise(graph, outputs);  // last: the other passes know no fused chains
+  // Last: the other passes know no fused chains.
+  stats.fused_elementwise = FuseElementwise(graph, outputs, options.fusions.elementwise_max_inputs,
+                                            options.fusions.elementwise_max_steps);
   return stats;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "graph/graph.h"
+#include "ops/device.h"
 
 namespace webnn::graph {
 
@@ -47,9 +48,11 @@ int FuseActivations(Graph& graph, const std::map<std::string, OperandId>& output
 // Chains of two or more float32 element-wise nodes (unary ops, activations,
 // add/sub/mul/div/max/min/pow) whose intermediates are read only by the next
 // node and are not graph outputs become one fusedElementwise node (one pass
-// over memory on the cpu device). Runs last. Implemented in
-// graph/fuse_elementwise.cc.
-int FuseElementwise(Graph& graph, const std::map<std::string, OperandId>& outputs);
+// over memory). A chain that would exceed `max_inputs` distinct inputs or
+// `max_steps` steps (the device's limits) ends there, and the next node starts
+// a new one. Runs last. Implemented in graph/fuse_elementwise.cc.
+int FuseElementwise(Graph& graph, const std::map<std::string, OperandId>& outputs, uint32_t max_inputs = UINT32_MAX,
+                    uint32_t max_steps = UINT32_MAX);
 
 struct PassOptions {
   // ConvertToNhwc (graph/layout_pass.h), off by default: on the PP-OCR models
@@ -57,6 +60,10 @@ struct PassOptions {
   // (the direct nchw kernel wins when the output channels leave vector lanes
   // empty, e.g. 24 of 32 with AVX-512), so the pass cost 3-18%.
   bool nhwc_layout = false;
+  // The fused forms the target device implements (ops::Device::Fusions): the
+  // epilogue fusions run only with `epilogues`, FuseElementwise within the
+  // device's chain limits. The default is every form, unbounded.
+  ops::DeviceFusions fusions{true, UINT32_MAX, UINT32_MAX};
 };
 
 // mul / add by a float32 scalar constant after a producer that has a fused

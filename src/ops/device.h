@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -65,6 +66,18 @@ class DeviceProgram {
   virtual void Run(std::span<const ValueBinding> values, core::ParallelFor& parallel) = 0;
 };
 
+// What a device's kernels can run in fused form (Device::Fusions).
+struct DeviceFusions {
+  // A bias, an activation and its post affine map in the epilogue of conv2d,
+  // convTranspose2d, gemm and matmul (FusedActivation, a bias input on gemm
+  // and matmul).
+  bool epilogues = false;
+  // fusedElementwise nodes of at most this many inputs and steps (0: none).
+  uint32_t elementwise_max_inputs = 0;
+  uint32_t elementwise_max_steps = 0;
+  bool any() const { return epilogues || elementwise_max_inputs > 0; }
+};
+
 class Device {
  public:
   virtual ~Device() = default;
@@ -72,10 +85,10 @@ class Device {
   virtual std::string_view name() const = 0;
   virtual std::string description() const = 0;
   virtual bool accelerated() const = 0;
-  // Whether graphs for this device go through the graph passes
-  // (src/graph/passes.h): only devices whose kernels implement the fused
-  // forms the passes create (fused epilogues, fusedElementwise).
-  virtual bool RunsGraphPasses() const { return false; }
+  // The fused forms this device's kernels implement: the graph passes
+  // (src/graph/passes.h) create only these for it, and none at all for a
+  // device that implements none (the reference device runs graphs as built).
+  virtual DeviceFusions Fusions() const { return {}; }
   // True once the device has failed for good (a gpu's VK_ERROR_DEVICE_LOST):
   // every later call fails, and new contexts get a new device.
   virtual bool lost() const { return false; }

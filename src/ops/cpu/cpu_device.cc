@@ -51,7 +51,9 @@ class CpuDevice final : public HostDevice {
     return core::StrCat("Highway SIMD kernels, target ", hwy::TargetName(targets & -targets));
   }
   bool accelerated() const override { return false; }
-  bool RunsGraphPasses() const override { return true; }
+  // Every fused form; fusedElementwise chains of any length (its kernel
+  // walks the program per cache-sized block).
+  DeviceFusions Fusions() const override { return {true, UINT32_MAX, UINT32_MAX}; }
 
   DataTypeSet SupportedTypes(OpKind op, bool is_output, size_t slot) const override {
     return cpu::Registry().SupportedTypes(op, is_output, slot);

@@ -7,6 +7,7 @@
 
 #include "core/strings.h"
 #include "ops/conv2d.h"
+#include "ops/gpu/elementwise_codes.h"
 #include "ops/gpu/gpu_kernel.h"
 
 namespace webnn::ops::gpu {
@@ -18,7 +19,6 @@ constexpr uint32_t kDirectMaxChannelsPerGroup = 8;
 
 GpuPlan Plan(const GpuStepInfo& s) {
   const auto& attrs = AttrsAs<Conv2dAttrs>(s.attrs);
-  if (attrs.activation) throw NotSupportedError("gpu device: conv2d with a fused activation is not supported");
   const GpuOperand& input = s.inputs[0];
   const GpuOperand& out = s.outputs[0];
   const bool has_bias = s.has_input(2);
@@ -55,6 +55,7 @@ GpuPlan Plan(const GpuStepInfo& s) {
   d.params.push_back(nhwc ? 1 : 0);
   d.params.push_back(ws[0] == 1 ? 1 : 0);
   d.params.push_back(total);
+  AddEpilogue(d, attrs.activation, out.type);
   if (ocg <= kDirectMaxChannelsPerGroup) {
     d.shader = core::StrCat("conv2d_direct.", TypeSuffix(out.type));
     d.groups = GridFor(total);

@@ -4,6 +4,7 @@
 
 #include "core/strings.h"
 #include "ops/conv_transpose2d.h"
+#include "ops/gpu/elementwise_codes.h"
 #include "ops/gpu/gpu_kernel.h"
 
 namespace webnn::ops::gpu {
@@ -11,8 +12,6 @@ namespace {
 
 GpuPlan Plan(const GpuStepInfo& s) {
   const auto& attrs = AttrsAs<ConvTranspose2dAttrs>(s.attrs);
-  if (attrs.activation)
-    throw NotSupportedError("gpu device: convTranspose2d with a fused activation is not supported");
   const GpuOperand& input = s.inputs[0];
   const GpuOperand& out = s.outputs[0];
   const bool has_bias = s.has_input(2);
@@ -42,6 +41,7 @@ GpuPlan Plan(const GpuStepInfo& s) {
   d.params.insert(d.params.end(), xs.begin(), xs.end());
   d.params.insert(d.params.end(), ws.begin(), ws.end());
   d.params.push_back(has_bias ? 1 : 0);
+  AddEpilogue(d, attrs.activation, out.type);
   d.groups = GridFor(total);
   return {{d}, {}};
 }

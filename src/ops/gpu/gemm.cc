@@ -1,12 +1,12 @@
-// gpu kernel of gemm: alpha * A' x B' + beta * C on shaders/matmul.comp (the
-// tiled product of the matmul family, one batch). Transposes become element
+// gpu kernel of gemm: alpha * A' x B' + beta * C on the matrix product of the
+// matmul family (product.h: matmul.comp, or matmul_vec.comp for few rows). Transposes become element
 // strides; C broadcasts to [M, N] through strides of 0. alpha and beta are
 // first cast to the operand type, as the reference does.
-#include <algorithm>
 
-#include "core/strings.h"
 #include "ops/gemm.h"
+#include "ops/gpu/elementwise_codes.h"
 #include "ops/gpu/gpu_kernel.h"
+#include "ops/gpu/product.h"
 #include "ops/number_cast.h"
 
 namespace webnn::ops::gpu {
@@ -14,7 +14,6 @@ namespace {
 
 GpuPlan Plan(const GpuStepInfo& s) {
   const auto& attrs = AttrsAs<GemmAttrs>(s.attrs);
-  if (attrs.activation) throw NotSupportedError("gpu device: gemm with a fused activation is not supported");
   const GpuOperand& a = s.inputs[0];
   const GpuOperand& out = s.outputs[0];
   const bool has_c = s.has_input(2);
@@ -36,12 +35,12 @@ GpuPlan Plan(const GpuStepInfo& s) {
   }
 
   GpuDispatch d;
-  d.shader = core::StrCat("matmul.", TypeSuffix(out.type));
   d.bindings = {GpuBinding::Input(0), GpuBinding::Input(1), GpuBinding::Output(0), GpuBinding::Input(has_c ? 2 : 0)};
   d.params = {m, n, k, a_rs, a_cs, b_rs, b_cs, FloatBits(alpha), FloatBits(beta), has_c ? 1u : 0u, c_rs, c_cs, 1, 0};
   for (int i = 0; i < 6; ++i) d.params.push_back(1);
   for (int i = 0; i < 12; ++i) d.params.push_back(0);
-  d.groups = {std::min<uint32_t>((n + 63) / 64, 65535), std::min<uint32_t>((m + 63) / 64, 65535), 1};
+  AddEpilogue(d, attrs.activation, out.type);
+  SetProductShader(d, m, n, 1, out.type);
   return {{d}, {}};
 }
 

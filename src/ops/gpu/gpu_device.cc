@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/strings.h"
+#include "ops/gpu/fused_elementwise_limits.h"
 #include "ops/gpu/gpu_kernel.h"
 #include "ops/gpu/vulkan_device.h"
 
@@ -281,8 +282,11 @@ class GpuDevice final : public Device {
   // A CPU implementation of Vulkan (lavapipe) is no accelerator: kAuto never
   // prefers it over the cpu device.
   bool accelerated() const override { return !vulkan_->is_cpu(); }
-  // Not yet: the gpu kernels have no fused epilogues or fusedElementwise.
-  bool RunsGraphPasses() const override { return false; }
+  // The epilogues of shaders/epilogue.glsl; fusedElementwise chains as long
+  // as shaders/fused_elementwise.comp runs.
+  DeviceFusions Fusions() const override {
+    return {true, gpu::kFusedElementwiseMaxInputs, gpu::kFusedElementwiseMaxSteps};
+  }
   std::string features() const override { return vulkan_->FeatureSummary(); }
   bool lost() const override { return vulkan_->lost(); }
 

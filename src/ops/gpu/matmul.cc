@@ -6,7 +6,9 @@
 
 #include "core/strings.h"
 #include "ops/gemm.h"
+#include "ops/gpu/elementwise_codes.h"
 #include "ops/gpu/gpu_kernel.h"
+#include "ops/gpu/product.h"
 #include "webnn/types.h"
 
 namespace webnn::ops::gpu {
@@ -40,8 +42,6 @@ GpuPlan Plan(const GpuStepInfo& s) {
   const GpuOperand& a = s.inputs[0];
   const GpuOperand& b = s.inputs[1];
   const GpuOperand& out = s.outputs[0];
-  if (const auto* attrs = dynamic_cast<const MatmulAttrs*>(&s.attrs); attrs && attrs->activation)
-    throw NotSupportedError("gpu device: matmul with a fused activation is not supported");
   const bool has_bias = s.has_input(2);
   const size_t rank = out.shape.size();
   const uint32_t m = out.shape[rank - 2], n = out.shape[rank - 1], k = a.shape[a.shape.size() - 1];
@@ -49,10 +49,7 @@ GpuPlan Plan(const GpuStepInfo& s) {
   uint64_t batches = 1;
   for (size_t i = 0; i < batch_rank; ++i) batches *= out.shape[i];
 
-  const bool vec = m <= kVecMaxRows;
-
   GpuDispatch d;
-  d.shader = core::StrCat(vec ? "matmul_vec." : "matmul.", TypeSuffix(out.type));
   // A fused bias (the fusion pass's third input, [N] or one value) is C with beta 1.
   d.bindings = {GpuBinding::Input(0), GpuBinding::Input(1), GpuBinding::Output(0),
                 GpuBinding::Input(has_bias ? 2 : 0)};
@@ -62,28 +59,37 @@ GpuPlan Plan(const GpuStepInfo& s) {
   for (size_t i = 0; i < kMaxBatchRank; ++i) d.params.push_back(i < batch_rank ? out.shape[i] : 1);
   PushMatrixStrides(d.params, a.shape, batch_rank);
   PushMatrixStrides(d.params, b.shape, batch_rank);
-  if (vec) {
-    // kRows: all of M in one pass (M rounded up to a power of two: few
-    // pipelines). kWords: more words per thread and row of B cost less per
-    // element on lavapipe (M = 1: 4, 8, 16 words ~110, ~60, ~47 ms); with
-    // more rows, 32 float4 accumulators (kRows * kWords for float32) ran as
-    // fast as more.
-    uint32_t rows = 1;
-    while (rows < m) rows *= 2;
-    const uint32_t words = std::clamp<uint32_t>(32 / rows, 4, 16);
-    const uint32_t word_elements = out.type == DataType::kFloat16 ? 8 : 4;
-    const uint32_t strip = 8 * words * word_elements;  // columns per workgroup
-    d.constants = {0, 0, rows, words};  // 0 and 1: a fused epilogue's, unused here
-    d.groups = {std::min<uint32_t>((n + strip - 1) / strip, 65535), (m + rows - 1) / rows,
-                static_cast<uint32_t>(std::min<uint64_t>(batches, 65535))};
-  } else {
-    d.groups = {std::min<uint32_t>((n + 63) / 64, 65535), std::min<uint32_t>((m + 63) / 64, 65535),
-                static_cast<uint32_t>(std::min<uint64_t>(batches, 65535))};
-  }
+  const std::optional<FusedActivation>* activation = nullptr;
+  if (const auto* attrs = dynamic_cast<const MatmulAttrs*>(&s.attrs)) activation = &attrs->activation;
+  AddEpilogue(d, activation ? *activation : std::nullopt, out.type);
+  SetProductShader(d, m, n, batches, out.type);
   return {{d}, {}};
 }
 
 }  // namespace
+
+void SetProductShader(GpuDispatch& d, uint32_t m, uint32_t n, uint64_t batches, DataType type) {
+  const uint32_t batch_groups = static_cast<uint32_t>(std::min<uint64_t>(batches, 65535));
+  if (m > kVecMaxRows) {
+    d.shader = core::StrCat("matmul.", TypeSuffix(type));
+    d.groups = {std::min<uint32_t>((n + 63) / 64, 65535), std::min<uint32_t>((m + 63) / 64, 65535), batch_groups};
+    return;
+  }
+  // kRows: all of M in one pass (M rounded up to a power of two: few
+  // pipelines). kWords: more words per thread and row of B cost less per
+  // element on lavapipe (M = 1: 4, 8, 16 words ~110, ~60, ~47 ms); with
+  // more rows, 32 float4 accumulators (kRows * kWords for float32) ran as
+  // fast as more.
+  uint32_t rows = 1;
+  while (rows < m) rows *= 2;
+  const uint32_t words = std::clamp<uint32_t>(32 / rows, 4, 16);
+  const uint32_t word_elements = type == DataType::kFloat16 ? 8 : 4;
+  const uint32_t strip = 8 * words * word_elements;  // columns per workgroup
+  d.shader = core::StrCat("matmul_vec.", TypeSuffix(type));
+  d.constants.resize(2);  // 0 and 1: the epilogue's (AddEpilogue)
+  d.constants.insert(d.constants.end(), {rows, words});
+  d.groups = {std::min<uint32_t>((n + strip - 1) / strip, 65535), (m + rows - 1) / rows, batch_groups};
+}
 
 GpuKernelEntry GpuKernel_matmul() { return {&Plan, nullptr}; }
 

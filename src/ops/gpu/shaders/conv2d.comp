@@ -12,6 +12,8 @@
 // 4x4 per thread, K in steps of 16 through shared memory.
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
+#define EPILOGUE_PARAMS 32
+#include "epilogue.glsl"
 layout(local_size_x = 256) in;
 
 layout(std430, binding = 1) readonly buffer I { A_T x[]; };
@@ -26,7 +28,8 @@ layout(std430, binding = 4) readonly buffer Bias { A_T bias[]; };  // bound to t
 // P(20..23) filter strides o, i, ky, kx, P(24..27) output strides n, c, y, x,
 // P(28) 1 when the bias is present, P(29) 1: K runs channel-fastest (nhwc
 // input, contiguous along K) else kx-fastest, P(30) 1 when the filter is
-// contiguous along output channels.
+// contiguous along output channels, P(31) output elements, P(32..38) the
+// fused epilogue (epilogue.glsl).
 const uint kTile = 64, kStepK = 16;
 
 shared vec4 tile_a[kStepK][kTile / 4u];  // [k][pixel / 4][pixel % 4]
@@ -127,7 +130,7 @@ void main() {
             const uint c = g * ocg + oc;
             float v = acc[i][j];
             if (has_bias) v += float(bias[bb + c]);
-            o[out_pixel + c * os_c] = A_T(v);
+            o[out_pixel + c * os_c] = A_T(Epilogue(v));
           }
         }
       }

@@ -5,6 +5,8 @@
 // Same parameters and semantics as conv2d.comp.
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
+#define EPILOGUE_PARAMS 32
+#include "epilogue.glsl"
 layout(local_size_x = 256) in;
 
 layout(std430, binding = 1) readonly buffer I { A_T x[]; };
@@ -13,7 +15,8 @@ layout(std430, binding = 3) writeonly buffer O { A_T o[]; };
 layout(std430, binding = 4) readonly buffer Bias { A_T bias[]; };
 
 // Parameters as conv2d.comp; P(29) 1 when the output is nhwc (decodes the
-// invocation's linear output index), P(31) output elements.
+// invocation's linear output index), P(31) output elements, P(32..38) the
+// fused epilogue (epilogue.glsl).
 void main() {
   const uint pixels = P(0), OH = P(1), OW = P(2), ocg = P(3), cg = P(4), KH = P(5), KW = P(6), groups = P(7);
   const int IH = int(P(8)), IW = int(P(9));
@@ -56,6 +59,6 @@ void main() {
       }
     }
     if (has_bias) sum += float(bias[bb + c]);
-    o[bo + i] = A_T(sum);
+    o[bo + i] = A_T(Epilogue(sum));
   }
 }

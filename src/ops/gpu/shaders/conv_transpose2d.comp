@@ -6,6 +6,8 @@
 // rounds once. Layouts enter as element strides.
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
+#define EPILOGUE_PARAMS 26
+#include "epilogue.glsl"
 layout(local_size_x = 256) in;
 
 layout(std430, binding = 1) readonly buffer I { A_T x[]; };
@@ -18,7 +20,8 @@ layout(std430, binding = 4) readonly buffer Bias { A_T bias[]; };  // bound to t
 // P(9) IH, P(10) IW, P(11) stride h, P(12) stride w, P(13) dilation h,
 // P(14) dilation w, P(15) pad top, P(16) pad left, P(17..20) input strides
 // n, c, y, x, P(21..24) filter strides (input channel, group-local output
-// channel, ky, kx), P(25) 1 when the bias is present.
+// channel, ky, kx), P(25) 1 when the bias is present, P(26..32) the fused
+// epilogue (epilogue.glsl).
 void main() {
   const uint total = P(0), OC = P(2), OH = P(3), OW = P(4), cg = P(5), ocg = P(6), KH = P(7), KW = P(8);
   const bool nhwc = P(1) != 0u, has_bias = P(25) != 0u;
@@ -57,6 +60,6 @@ void main() {
       }
     }
     if (has_bias) sum += float(bias[bb + c]);
-    o[bo + i] = A_T(sum);
+    o[bo + i] = A_T(Epilogue(sum));
   }
 }

@@ -14,6 +14,8 @@
 // from ~5.9 s to ~3.2 s (scalar reads become gathers).
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
+#define EPILOGUE_PARAMS 32
+#include "epilogue.glsl"
 layout(local_size_x = 256) in;
 
 layout(std430, binding = 1) readonly buffer A { A_T a[]; };
@@ -26,7 +28,8 @@ layout(std430, binding = 4) readonly buffer C { A_T c[]; };  // bound to A when 
 // P(7) alpha bits, P(8) beta bits, P(9) 1 when C is present, P(10) C row
 // stride, P(11) C column stride, P(12) batches, P(13) batch rank (<= 6),
 // P(14..19) output batch dims, P(20..25) A matrix strides, P(26..31) B matrix
-// strides (elements, 0 where broadcast).
+// strides (elements, 0 where broadcast), P(32..38) the fused epilogue
+// (epilogue.glsl).
 const uint kTile = 64, kStepK = 16;
 
 shared vec4 tile_a[kStepK][kTile / 4u];  // [k][m / 4][m % 4]
@@ -73,7 +76,8 @@ void main() {
               kk = e / kTile;
             }
             const uint gm = m0 + mm, gk = k0 + kk;
-            tile_a[kk][mm / 4u][mm % 4u] = (gm < M && gk < K) ? float(a[a_off + gm * a_rs + gk * a_cs]) : 0.0;
+            // -0 pads K: a padded product (-0) * (+0) = -0 leaves a -0 sum -0.
+            tile_a[kk][mm / 4u][mm % 4u] = (gm < M && gk < K) ? float(a[a_off + gm * a_rs + gk * a_cs]) : -0.0;
           }
           for (uint r = 0u; r < 4u; ++r) {
             const uint e = t + r * 256u;
@@ -107,7 +111,7 @@ void main() {
             if (gn >= N) break;
             float v = alpha * acc[i][j];
             if (has_c) v += beta * float(c[bc + gm * c_rs + gn * c_cs]);
-            o[o_off + gm * N + gn] = A_T(v);
+            o[o_off + gm * N + gn] = A_T(Epilogue(v));
           }
         }
       }

@@ -18,10 +18,12 @@
 // so none is used and no subgroup feature is needed.)
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
+#define EPILOGUE_PARAMS 32
+#include "epilogue.glsl"
 layout(local_size_x = 256) in;
 
-// Specialization constants 0 and 1 are left to a fused epilogue; 2 and 3
-// shape the product (matmul.cc chooses them from M).
+// Specialization constants 0 and 1 and P(32..38) are the fused epilogue's
+// (epilogue.glsl); 2 and 3 shape the product (matmul.cc chooses them from M).
 layout(constant_id = 2) const uint kRows = 1;   // rows of A per pass
 layout(constant_id = 3) const uint kWords = 4;  // words of B per thread and row
 // 8 lanes: lavapipe's subgroup, and on a GPU a 128-byte segment per slice.
@@ -156,7 +158,7 @@ void main() {
                 if (gn >= N) break;
                 float v = alpha * acc[r][j][e];
                 if (has_c) v += beta * float(c[bc + gm * c_rs + gn * c_cs]);
-                o[o_off + gm * N + gn] = A_T(v);
+                o[o_off + gm * N + gn] = A_T(Epilogue(v));
               }
             }
           }
