@@ -2,7 +2,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "ops/reduce.h"
+#include "ops/arg_min_max.h"
 
 namespace webnn::ops {
 namespace {

@@ -22,8 +22,8 @@
 #include <limits>
 #include <vector>
 
+#include "ops/arg_min_max.h"
 #include "ops/cpu/kernel_registry.h"
-#include "ops/reduce.h"
 
 namespace webnn::ops::cpu {
 struct ArgJob {

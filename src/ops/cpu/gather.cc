@@ -16,7 +16,7 @@
 #include "ops/cpu/copy-inl.h"
 #include "ops/cpu/copy_util.h"
 #include "ops/cpu/kernel_registry.h"
-#include "ops/data_movement.h"
+#include "ops/gather.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace webnn::ops::cpu {

@@ -4,8 +4,8 @@
 #include <algorithm>
 
 #include "core/strings.h"
-#include "ops/gemm.h"
 #include "ops/gpu/gpu_kernel.h"
+#include "ops/matmul.h"
 #include "webnn/types.h"
 
 namespace webnn::ops::gpu {
@@ -31,7 +31,7 @@ GpuPlan Plan(const GpuStepInfo& s) {
   const GpuOperand& a = s.inputs[0];
   const GpuOperand& b = s.inputs[1];
   const GpuOperand& out = s.outputs[0];
-  if (const auto* attrs = dynamic_cast<const MatmulAttrs*>(&s.attrs); attrs && attrs->activation)
+  if (AttrsAs<MatmulAttrs>(s.attrs).activation)
     throw NotSupportedError("gpu device: matmul with a fused activation is not supported");
   const bool has_bias = s.has_input(2);
   const size_t rank = out.shape.size();
