@@ -2,7 +2,9 @@
 // tensors, dispatch, limits, weightless constants and dynamic dimensions.
 #include <limits>
 #include <set>
+#include <type_traits>
 
+#include "api/impl.h"
 #include "core/shape.h"
 #include "io/op_binding.h"
 #include "ops/op_kind.h"
@@ -54,6 +56,60 @@ TEST_CASE("every operator of op_list.inc has a WebIDL binding, and nothing else 
   for (ops::OpKind op : ops::kAllOps) CHECK(io::OpParams(ops::OpName(op)) != nullptr);
   CHECK(io::OpParams("fusedElementwise") == nullptr);  // internal ops are not part of the API
   CHECK(io::OpParams("noSuchOp") == nullptr);
+}
+
+namespace {
+
+// An argument of type T for an MLGraphBuilder operation method: `x` for
+// operands, a small value of each other parameter type, options labelled
+// "probe". A method taking a type not listed here does not compile: add it.
+template <typename T>
+T ProbeArgument(const MLOperand& x) {
+  if constexpr (std::is_same_v<T, MLOperand>) return x;
+  else if constexpr (std::is_same_v<T, std::vector<MLOperand>>) return {x};
+  else if constexpr (std::is_same_v<T, uint32_t>) return 1;
+  else if constexpr (std::is_same_v<T, MLOperandDataType>) return F32;
+  else if constexpr (std::is_same_v<T, std::vector<uint32_t>>) return {1, 1};
+  else if constexpr (std::is_same_v<T, std::vector<MLDimension>>) return {2, 2};
+  else if constexpr (std::is_same_v<T, MLSplits>) return uint32_t{1};
+  else {
+    static_assert(std::is_base_of_v<MLOperatorOptions, T>, "ProbeArgument: a parameter type to add");
+    T options{};
+    options.label = "probe";
+    return options;
+  }
+}
+
+// The op that `method`, called with probe arguments on a new builder, records:
+// the kind of the node it adds or, when the arguments do not validate, the op
+// its error names (every error of an operation starts "<op> [<label>]: ").
+template <typename R, typename... Params>
+std::string RecordedOp(MLContext& ctx, R (MLGraphBuilder::*method)(Params...)) {
+  MLGraphBuilder b(ctx);
+  const MLOperand x = b.input("x", {F32, {2, 2}});
+  const size_t nodes = b.impl()->graph.nodes().size();
+  try {
+    (b.*method)(ProbeArgument<std::remove_cvref_t<Params>>(x)...);
+  } catch (const MLException& e) {
+    const std::string what = e.what();
+    const size_t end = what.find(" [probe]: ");
+    return end == std::string::npos ? "an error naming no op: " + what : what.substr(0, end);
+  }
+  if (b.impl()->graph.nodes().size() != nodes + 1) return "no new node";
+  return std::string(ops::OpName(b.impl()->graph.nodes().back().op));
+}
+
+}  // namespace
+
+TEST_CASE("every operator of op_list.inc has an MLGraphBuilder method that records it", "[api]") {
+  // builder_ops.cc is kept by hand; this ties it to THE op list, one line per
+  // entry generated from op_list.inc. &MLGraphBuilder::<op> does not compile
+  // when the method is not declared and does not link when builder_ops.cc does
+  // not define it; calling it must then record that very op (not, say, relu
+  // from a pasted line in gelu's method).
+  MLContext ctx = Context();
+#define WEBNN_OP(name, Family) CHECK(RecordedOp(ctx, &MLGraphBuilder::name) == #name);
+#include "ops/op_list.inc"
 }
 
 TEST_CASE("input() validates names and descriptors", "[api][validation]") {

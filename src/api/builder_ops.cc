@@ -4,17 +4,32 @@
 // validation happens in the op's Infer function (src/ops/<family>.cc).
 #include "api/impl.h"
 #include "ops/activation.h"
+#include "ops/arg_min_max.h"
 #include "ops/cast.h"
+#include "ops/concat.h"
 #include "ops/conv2d.h"
 #include "ops/conv_transpose2d.h"
-#include "ops/data_movement.h"
+#include "ops/cumulative_sum.h"
+#include "ops/expand.h"
+#include "ops/gather.h"
 #include "ops/gemm.h"
+#include "ops/gru.h"
+#include "ops/lstm.h"
+#include "ops/matmul.h"
 #include "ops/normalization.h"
+#include "ops/pad.h"
 #include "ops/pool2d.h"
-#include "ops/recurrent.h"
 #include "ops/reduce.h"
 #include "ops/resample2d.h"
+#include "ops/reshape.h"
+#include "ops/reverse.h"
+#include "ops/scatter.h"
+#include "ops/slice.h"
 #include "ops/softmax.h"
+#include "ops/split.h"
+#include "ops/tile.h"
+#include "ops/transpose.h"
+#include "ops/triangular.h"
 #include "webnn/webnn.h"
 
 namespace webnn {
@@ -62,7 +77,6 @@ WEBNN_SIMPLE_BINARY(lesserOrEqual)
 WEBNN_SIMPLE_BINARY(logicalAnd)
 WEBNN_SIMPLE_BINARY(logicalOr)
 WEBNN_SIMPLE_BINARY(logicalXor)
-WEBNN_SIMPLE_BINARY(matmul)
 WEBNN_SIMPLE_BINARY(prelu)
 WEBNN_SIMPLE_UNARY(logicalNot)
 WEBNN_SIMPLE_UNARY(isNaN)
@@ -218,6 +232,10 @@ MLOperand MLGraphBuilder::resample2d(const MLOperand& x, const MLResample2dOptio
 }
 
 // ---- Matrix -------------------------------------------------------------------
+
+MLOperand MLGraphBuilder::matmul(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& o) {
+  return impl_->AddOp(OpKind::matmul, o.label, {&a, &b}, std::make_shared<ops::MatmulAttrs>())[0];
+}
 
 MLOperand MLGraphBuilder::gemm(const MLOperand& a, const MLOperand& b, const MLGemmOptions& o) {
   auto attrs = std::make_shared<ops::GemmAttrs>();

@@ -7,13 +7,14 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "ops/concat.h"
 #include "ops/conv2d.h"
 #include "ops/conv_transpose2d.h"
-#include "ops/data_movement.h"
 #include "ops/normalization.h"
 #include "ops/pool2d.h"
 #include "ops/reduce.h"
 #include "ops/resample2d.h"
+#include "ops/transpose.h"
 
 namespace webnn::graph {
 

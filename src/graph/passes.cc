@@ -9,6 +9,7 @@
 #include "ops/conv2d.h"
 #include "ops/conv_transpose2d.h"
 #include "ops/gemm.h"
+#include "ops/matmul.h"
 #include "ops/normalization.h"
 
 namespace webnn::graph {
@@ -33,11 +34,7 @@ const std::optional<ops::FusedActivation>* FusedActivationOf(const Node& n) {
     case ops::OpKind::conv2d: return &static_cast<const ops::Conv2dAttrs&>(*n.attrs).activation;
     case ops::OpKind::convTranspose2d: return &static_cast<const ops::ConvTranspose2dAttrs&>(*n.attrs).activation;
     case ops::OpKind::gemm: return &static_cast<const ops::GemmAttrs&>(*n.attrs).activation;
-    case ops::OpKind::matmul: {
-      const auto* m = dynamic_cast<const ops::MatmulAttrs*>(n.attrs.get());
-      static const std::optional<ops::FusedActivation> kNone;
-      return m ? &m->activation : &kNone;
-    }
+    case ops::OpKind::matmul: return &static_cast<const ops::MatmulAttrs&>(*n.attrs).activation;
     default: return nullptr;
   }
 }
@@ -55,11 +52,7 @@ std::shared_ptr<const ops::OpAttrs> AttrsWithActivation(const Node& n, const ops
     case ops::OpKind::conv2d: return WithActivation<ops::Conv2dAttrs>(*n.attrs, activation);
     case ops::OpKind::convTranspose2d: return WithActivation<ops::ConvTranspose2dAttrs>(*n.attrs, activation);
     case ops::OpKind::gemm: return WithActivation<ops::GemmAttrs>(*n.attrs, activation);
-    case ops::OpKind::matmul: {
-      auto attrs = std::make_shared<ops::MatmulAttrs>();
-      attrs->activation = activation;
-      return attrs;
-    }
+    case ops::OpKind::matmul: return WithActivation<ops::MatmulAttrs>(*n.attrs, activation);
     default: return nullptr;
   }
 }

@@ -2,7 +2,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "ops/reduce.h"
+#include "ops/arg_min_max.h"
 
 namespace webnn::ops {
 namespace {
@@ -13,13 +13,11 @@ std::vector<OperandDesc> InferArgMinMax(const InferContext& ctx, const OpAttrs& 
   const OperandDesc& input = *in[0];
   const uint32_t rank = input.rank();
   if (a.axis >= rank) ctx.Fail("axis ", a.axis, " must be less than the input rank ", rank);
-  uint64_t max_index_value = 0;
-  switch (a.outputDataType) {
-    case DataType::kInt32: max_index_value = std::numeric_limits<int32_t>::max(); break;
-    case DataType::kInt64: max_index_value = std::numeric_limits<int64_t>::max(); break;
-    default:
-      ctx.Fail("outputDataType ", ToString(a.outputDataType), " is not supported; allowed: int32, int64");
-  }
+  const uint64_t max_index_value = VisitType<TypeList<int32_t, int64_t>>(
+      a.outputDataType, []<typename T>(TypeTag<T>) -> uint64_t { return std::numeric_limits<T>::max(); },
+      [&]() -> uint64_t {
+        ctx.Fail("outputDataType ", ToString(a.outputDataType), " is not supported; allowed: int32, int64");
+      });
   // The spec's check; with dimensions limited to 2^31 - 1 it cannot fail today.
   if (input.shape[a.axis].size > max_index_value)
     ctx.Fail("input dimension ", a.axis, " (", ctx.DimToString(input.shape[a.axis]), ") exceeds the maximum of ",

@@ -1,7 +1,7 @@
 // concat: validation and shape inference.
 #include <stdexcept>
 
-#include "ops/data_movement.h"
+#include "ops/concat.h"
 
 namespace webnn::ops {
 namespace {

@@ -1,7 +1,7 @@
 // cumulativeSum: validation and shape inference.
 #include <stdexcept>
 
-#include "ops/reduce.h"
+#include "ops/cumulative_sum.h"
 
 namespace webnn::ops {
 namespace {

@@ -1,7 +1,7 @@
 // expand: validation and shape inference.
 #include <stdexcept>
 
-#include "ops/data_movement.h"
+#include "ops/expand.h"
 
 namespace webnn::ops {
 namespace {

@@ -1,7 +1,7 @@
 // gather, gatherElements, gatherND: validation and shape inference.
 #include <stdexcept>
 
-#include "ops/data_movement.h"
+#include "ops/gather.h"
 
 namespace webnn::ops {
 namespace {

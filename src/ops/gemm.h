@@ -15,11 +15,4 @@ struct GemmAttrs final : OpAttrs {
   std::optional<FusedActivation> activation;  // set by the fusion pass
 };
 
-// matmul has no options; the fusion pass gives a matmul node these attributes
-// when it moves an activation into it, and a third input (a bias broadcast
-// along the last dimension, shape [N] or [1, ..., 1, N]) when it fuses an add.
-struct MatmulAttrs final : OpAttrs {
-  std::optional<FusedActivation> activation;
-};
-
 }  // namespace webnn::ops

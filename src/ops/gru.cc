@@ -1,6 +1,6 @@
 // gru and gruCell: validation and shape inference.
 #include "core/shape.h"
-#include "ops/recurrent.h"
+#include "ops/gru.h"
 
 namespace webnn::ops {
 namespace {

@@ -1,6 +1,6 @@
 // lstm and lstmCell: validation and shape inference.
 #include "core/shape.h"
-#include "ops/recurrent.h"
+#include "ops/lstm.h"
 
 namespace webnn::ops {
 namespace {

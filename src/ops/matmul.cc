@@ -1,5 +1,5 @@
 // matmul: validation and shape inference.
-#include "ops/schema.h"
+#include "ops/matmul.h"
 
 namespace webnn::ops {
 namespace {

@@ -1,7 +1,7 @@
 // pad: validation and shape inference.
 #include <stdexcept>
 
-#include "ops/data_movement.h"
+#include "ops/pad.h"
 
 namespace webnn::ops {
 namespace {

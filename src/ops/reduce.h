@@ -14,16 +14,4 @@ struct ReduceAttrs final : OpAttrs {
 // The axes a reduction runs over, for an input of `rank`.
 std::vector<uint32_t> ResolveReduceAxes(const ReduceAttrs& attrs, uint32_t rank);
 
-struct ArgMinMaxAttrs final : OpAttrs {
-  uint32_t axis = 0;
-  bool keepDimensions = false;
-  DataType outputDataType = DataType::kInt32;
-};
-
-struct CumulativeSumAttrs final : OpAttrs {
-  uint32_t axis = 0;
-  bool exclusive = false;
-  bool reversed = false;
-};
-
 }  // namespace webnn::ops

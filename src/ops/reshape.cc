@@ -3,7 +3,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "ops/data_movement.h"
+#include "ops/reshape.h"
 
 namespace webnn::ops {
 namespace {

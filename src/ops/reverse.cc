@@ -1,7 +1,7 @@
 // reverse: validation and shape inference.
 #include <stdexcept>
 
-#include "ops/data_movement.h"
+#include "ops/reverse.h"
 
 namespace webnn::ops {
 namespace {

@@ -1,7 +1,7 @@
 // scatterElements, scatterND: validation and shape inference.
 #include <stdexcept>
 
-#include "ops/data_movement.h"
+#include "ops/scatter.h"
 
 namespace webnn::ops {
 namespace {

@@ -28,6 +28,10 @@ using core::DataTypeSet;
 using core::Dim;
 using core::OperandDesc;
 using core::Shape;
+using core::SpecElementTypes;
+using core::TypeList;
+using core::TypeTag;
+using core::VisitType;
 
 // Attributes of one operation node (everything that is not an operand).
 // Each family defines its own struct deriving from this.

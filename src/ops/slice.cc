@@ -1,7 +1,7 @@
 // slice: validation and shape inference.
 #include <stdexcept>
 
-#include "ops/data_movement.h"
+#include "ops/slice.h"
 
 namespace webnn::ops {
 namespace {

@@ -1,7 +1,7 @@
 // split: validation and shape inference.
 #include <stdexcept>
 
-#include "ops/data_movement.h"
+#include "ops/split.h"
 
 namespace webnn::ops {
 namespace {

@@ -1,7 +1,7 @@
 // tile: validation and shape inference.
 #include <stdexcept>
 
-#include "ops/data_movement.h"
+#include "ops/tile.h"
 
 namespace webnn::ops {
 namespace {

@@ -1,7 +1,7 @@
 // transpose: validation and shape inference.
 #include <stdexcept>
 
-#include "ops/data_movement.h"
+#include "ops/transpose.h"
 
 namespace webnn::ops {
 

@@ -1,7 +1,7 @@
 // triangular: validation and shape inference.
 #include <stdexcept>
 
-#include "ops/data_movement.h"
+#include "ops/triangular.h"
 
 namespace webnn::ops {
 namespace {

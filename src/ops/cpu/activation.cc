@@ -149,19 +149,9 @@ HWY_INLINE void ClampInt(uint64_t lo, uint64_t hi, const void* in, void* out, si
   UnaryLoop<NativeLanes<T>>(ClampIntOp<T>{static_cast<T>(lo), static_cast<T>(hi)}, static_cast<const T*>(in),
                             static_cast<T*>(out), n);
 }
-void ClampRowI8(uint64_t lo, uint64_t hi, const void* in, void* out, size_t n) { ClampInt<int8_t>(lo, hi, in, out, n); }
-void ClampRowU8(uint64_t lo, uint64_t hi, const void* in, void* out, size_t n) { ClampInt<uint8_t>(lo, hi, in, out, n); }
-void ClampRowI32(uint64_t lo, uint64_t hi, const void* in, void* out, size_t n) {
-  ClampInt<int32_t>(lo, hi, in, out, n);
-}
-void ClampRowU32(uint64_t lo, uint64_t hi, const void* in, void* out, size_t n) {
-  ClampInt<uint32_t>(lo, hi, in, out, n);
-}
-void ClampRowI64(uint64_t lo, uint64_t hi, const void* in, void* out, size_t n) {
-  ClampInt<int64_t>(lo, hi, in, out, n);
-}
-void ClampRowU64(uint64_t lo, uint64_t hi, const void* in, void* out, size_t n) {
-  ClampInt<uint64_t>(lo, hi, in, out, n);
+void ClampRow(DataType type, uint64_t lo, uint64_t hi, const void* in, void* out, size_t n) {
+  VisitType<TypeList<int8_t, uint8_t, int32_t, uint32_t, int64_t, uint64_t>>(
+      type, [&]<typename T>(TypeTag<T>) { ClampInt<T>(lo, hi, in, out, n); });
 }
 
 }  // namespace
@@ -174,12 +164,7 @@ namespace webnn::ops::cpu {
 
 HWY_EXPORT(ActivationRowF32);
 HWY_EXPORT(ActivationRowF16);
-HWY_EXPORT(ClampRowI8);
-HWY_EXPORT(ClampRowU8);
-HWY_EXPORT(ClampRowI32);
-HWY_EXPORT(ClampRowU32);
-HWY_EXPORT(ClampRowI64);
-HWY_EXPORT(ClampRowU64);
+HWY_EXPORT(ClampRow);
 
 namespace {
 
@@ -244,18 +229,7 @@ void RunActivation(const KernelContext& ctx) {
   const std::pair<uint64_t, uint64_t> bounds = IntegerBounds(ctx.op, attrs, out.type);
   const uint64_t lo = bounds.first, hi = bounds.second;
   ctx.parallel.Run(n, kElementwiseGrain, [&](size_t begin, size_t end) {
-    const std::byte* src = in.data + begin * size;
-    std::byte* dst = out.data + begin * size;
-    const size_t count = end - begin;
-    switch (out.type) {
-      case DataType::kInt8: return HWY_DYNAMIC_DISPATCH(ClampRowI8)(lo, hi, src, dst, count);
-      case DataType::kUint8: return HWY_DYNAMIC_DISPATCH(ClampRowU8)(lo, hi, src, dst, count);
-      case DataType::kInt32: return HWY_DYNAMIC_DISPATCH(ClampRowI32)(lo, hi, src, dst, count);
-      case DataType::kUint32: return HWY_DYNAMIC_DISPATCH(ClampRowU32)(lo, hi, src, dst, count);
-      case DataType::kInt64: return HWY_DYNAMIC_DISPATCH(ClampRowI64)(lo, hi, src, dst, count);
-      case DataType::kUint64: return HWY_DYNAMIC_DISPATCH(ClampRowU64)(lo, hi, src, dst, count);
-      default: break;
-    }
+    HWY_DYNAMIC_DISPATCH(ClampRow)(out.type, lo, hi, in.data + begin * size, out.data + begin * size, end - begin);
   });
 }
 

@@ -22,8 +22,8 @@
 #include <limits>
 #include <vector>
 
+#include "ops/arg_min_max.h"
 #include "ops/cpu/kernel_registry.h"
-#include "ops/reduce.h"
 
 namespace webnn::ops::cpu {
 struct ArgJob {
@@ -147,17 +147,7 @@ void RunArgTyped(const ArgJob& j) {
 }
 
 void RunArg(const ArgJob& j) {
-  switch (j.type) {
-    case DataType::kFloat32: return RunArgTyped<float>(j);
-    case DataType::kFloat16: return RunArgTyped<F16>(j);
-    case DataType::kInt32: return RunArgTyped<int32_t>(j);
-    case DataType::kUint32: return RunArgTyped<uint32_t>(j);
-    case DataType::kInt64: return RunArgTyped<int64_t>(j);
-    case DataType::kUint64: return RunArgTyped<uint64_t>(j);
-    case DataType::kInt8: return RunArgTyped<int8_t>(j);
-    case DataType::kUint8: return RunArgTyped<uint8_t>(j);
-    default: return;
-  }
+  VisitType<SpecElementTypes<F16>>(j.type, [&]<class E>(TypeTag<E>) { RunArgTyped<E>(j); });
 }
 
 }  // namespace HWY_NAMESPACE

@@ -237,25 +237,17 @@ void EncodeI64(const uint64_t* v, DataType dst, std::byte* out, size_t n, uint8_
   }
 }
 
+// The integer sources the decoders take: 8 and 32 bits (4-bit sources are
+// unpacked to 8 bits first, 64-bit ones have their own paths).
+using NarrowIntegers = TypeList<int8_t, uint8_t, int32_t, uint32_t>;
+
 // Integer source block (8/32-bit, not 64) -> float32.
 void DecodeIntToF32(DataType src, const std::byte* in, float* f, size_t n) {
-  switch (src) {
-    case DataType::kInt8: return IntToF32(reinterpret_cast<const int8_t*>(in), f, n);
-    case DataType::kUint8: return IntToF32(reinterpret_cast<const uint8_t*>(in), f, n);
-    case DataType::kInt32: return IntToF32(reinterpret_cast<const int32_t*>(in), f, n);
-    case DataType::kUint32: return IntToF32(reinterpret_cast<const uint32_t*>(in), f, n);
-    default: return;
-  }
+  VisitType<NarrowIntegers>(src, [&]<typename T>(TypeTag<T>) { IntToF32(reinterpret_cast<const T*>(in), f, n); });
 }
 
 void DecodeIntToI64(DataType src, const std::byte* in, uint64_t* v, size_t n) {
-  switch (src) {
-    case DataType::kInt8: return IntToI64(reinterpret_cast<const int8_t*>(in), v, n);
-    case DataType::kUint8: return IntToI64(reinterpret_cast<const uint8_t*>(in), v, n);
-    case DataType::kInt32: return IntToI64(reinterpret_cast<const int32_t*>(in), v, n);
-    case DataType::kUint32: return IntToI64(reinterpret_cast<const uint32_t*>(in), v, n);
-    default: return;
-  }
+  VisitType<NarrowIntegers>(src, [&]<typename T>(TypeTag<T>) { IntToI64(reinterpret_cast<const T*>(in), v, n); });
 }
 
 // One block: at most kBlock elements, `in`/`out` at its first element.

@@ -46,7 +46,7 @@ struct LesserOrEqualPred {
 };
 
 template <class Mem>
-HWY_INLINE void CompareRow(OpKind op, const void* a, bool av, const void* b, bool bv, void* o, size_t n) {
+HWY_INLINE void CompareRowAs(OpKind op, const void* a, bool av, const void* b, bool bv, void* o, size_t n) {
   switch (op) {
     case OpKind::equal: return PredicateLoop<Mem>(EqualPred(), a, av, b, bv, o, n);
     case OpKind::notEqual: return PredicateLoop<Mem>(NotEqualPred(), a, av, b, bv, o, n);
@@ -58,29 +58,9 @@ HWY_INLINE void CompareRow(OpKind op, const void* a, bool av, const void* b, boo
   }
 }
 
-void CompareRowF32(OpKind op, const void* a, bool av, const void* b, bool bv, void* o, size_t n) {
-  CompareRow<NativeLanes<float>>(op, a, av, b, bv, o, n);
-}
-void CompareRowF16(OpKind op, const void* a, bool av, const void* b, bool bv, void* o, size_t n) {
-  CompareRow<HalfLanes>(op, a, av, b, bv, o, n);
-}
-void CompareRowI8(OpKind op, const void* a, bool av, const void* b, bool bv, void* o, size_t n) {
-  CompareRow<NativeLanes<int8_t>>(op, a, av, b, bv, o, n);
-}
-void CompareRowU8(OpKind op, const void* a, bool av, const void* b, bool bv, void* o, size_t n) {
-  CompareRow<NativeLanes<uint8_t>>(op, a, av, b, bv, o, n);
-}
-void CompareRowI32(OpKind op, const void* a, bool av, const void* b, bool bv, void* o, size_t n) {
-  CompareRow<NativeLanes<int32_t>>(op, a, av, b, bv, o, n);
-}
-void CompareRowU32(OpKind op, const void* a, bool av, const void* b, bool bv, void* o, size_t n) {
-  CompareRow<NativeLanes<uint32_t>>(op, a, av, b, bv, o, n);
-}
-void CompareRowI64(OpKind op, const void* a, bool av, const void* b, bool bv, void* o, size_t n) {
-  CompareRow<NativeLanes<int64_t>>(op, a, av, b, bv, o, n);
-}
-void CompareRowU64(OpKind op, const void* a, bool av, const void* b, bool bv, void* o, size_t n) {
-  CompareRow<NativeLanes<uint64_t>>(op, a, av, b, bv, o, n);
+void CompareRow(DataType type, OpKind op, const void* a, bool av, const void* b, bool bv, void* o, size_t n) {
+  VisitType<SpecElementTypes<hwy::float16_t>>(
+      type, [&]<typename T>(TypeTag<T>) { CompareRowAs<LayoutOf<T>>(op, a, av, b, bv, o, n); });
 }
 
 }  // namespace
@@ -91,30 +71,9 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace webnn::ops::cpu {
 
-HWY_EXPORT(CompareRowF32);
-HWY_EXPORT(CompareRowF16);
-HWY_EXPORT(CompareRowI8);
-HWY_EXPORT(CompareRowU8);
-HWY_EXPORT(CompareRowI32);
-HWY_EXPORT(CompareRowU32);
-HWY_EXPORT(CompareRowI64);
-HWY_EXPORT(CompareRowU64);
+HWY_EXPORT(CompareRow);
 
 namespace {
-
-void CompareRow(DataType type, OpKind op, const void* a, bool av, const void* b, bool bv, void* o, size_t n) {
-  switch (type) {
-    case DataType::kFloat32: return HWY_DYNAMIC_DISPATCH(CompareRowF32)(op, a, av, b, bv, o, n);
-    case DataType::kFloat16: return HWY_DYNAMIC_DISPATCH(CompareRowF16)(op, a, av, b, bv, o, n);
-    case DataType::kInt8: return HWY_DYNAMIC_DISPATCH(CompareRowI8)(op, a, av, b, bv, o, n);
-    case DataType::kUint8: return HWY_DYNAMIC_DISPATCH(CompareRowU8)(op, a, av, b, bv, o, n);
-    case DataType::kInt32: return HWY_DYNAMIC_DISPATCH(CompareRowI32)(op, a, av, b, bv, o, n);
-    case DataType::kUint32: return HWY_DYNAMIC_DISPATCH(CompareRowU32)(op, a, av, b, bv, o, n);
-    case DataType::kInt64: return HWY_DYNAMIC_DISPATCH(CompareRowI64)(op, a, av, b, bv, o, n);
-    case DataType::kUint64: return HWY_DYNAMIC_DISPATCH(CompareRowU64)(op, a, av, b, bv, o, n);
-    default: break;
-  }
-}
 
 void RunComparison(const KernelContext& ctx) {
   const TensorView& a = ctx.inputs[0];
@@ -125,7 +84,7 @@ void RunComparison(const KernelContext& ctx) {
   const bool a_vec = plan.InnerContiguous(0);
   const bool b_vec = plan.InnerContiguous(1);
   ForEachBroadcastRun(ctx.parallel, plan, 2, kElementwiseGrain, [&](const uint64_t* off, uint64_t o, size_t n) {
-    CompareRow(a.type, ctx.op, a.data + off[0] * size, a_vec, b.data + off[1] * size, b_vec, out.data + o, n);
+    HWY_DYNAMIC_DISPATCH(CompareRow)(a.type, ctx.op, a.data + off[0] * size, a_vec, b.data + off[1] * size, b_vec, out.data + o, n);
   });
 }
 

@@ -2,9 +2,9 @@
 // inputs' rows o one after another. With many rows, threads take whole output
 // rows (sequential writes, every input's block in turn); with few (concat on
 // axis 0), each input is one long copy split into byte ranges.
+#include "ops/concat.h"
 #include "ops/cpu/copy_util.h"
 #include "ops/cpu/kernel_registry.h"
-#include "ops/data_movement.h"
 
 namespace webnn::ops::cpu {
 namespace {

@@ -86,23 +86,14 @@ inline void ParallelCopy(core::ParallelFor& parallel, std::byte* dst, const std:
 
 // Index `i` of a gather/scatter indices tensor (int32, uint32 or int64).
 inline int64_t LoadIndex(const TensorView& indices, uint64_t i) {
-  switch (indices.type) {
-    case DataType::kInt32: {
-      int32_t v;
-      std::memcpy(&v, indices.data + i * 4, 4);
-      return v;
-    }
-    case DataType::kUint32: {
-      uint32_t v;
-      std::memcpy(&v, indices.data + i * 4, 4);
-      return v;
-    }
-    default: {
-      int64_t v;
-      std::memcpy(&v, indices.data + i * 8, 8);
-      return v;
-    }
-  }
+  return VisitType<TypeList<int32_t, uint32_t, int64_t>>(
+      indices.type,
+      [&]<typename T>(TypeTag<T>) {
+        T v;
+        std::memcpy(&v, indices.data + i * sizeof(T), sizeof(T));
+        return static_cast<int64_t>(v);
+      },
+      [] { return int64_t{0}; });
 }
 
 // The reference's index rule (src/ops/reference/gather.cc): a negative index

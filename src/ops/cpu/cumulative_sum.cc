@@ -26,7 +26,7 @@
 #include "ops/cpu/copy-inl.h"
 #include "ops/cpu/copy_util.h"
 #include "ops/cpu/kernel_registry.h"
-#include "ops/reduce.h"
+#include "ops/cumulative_sum.h"
 
 #ifndef WEBNN_OPS_CPU_CUMULATIVE_SUM_KIND_
 #define WEBNN_OPS_CPU_CUMULATIVE_SUM_KIND_

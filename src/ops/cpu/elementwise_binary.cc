@@ -188,23 +188,13 @@ HWY_INLINE void BinaryRowInt(OpKind op, const void* a, bool av, const void* b, b
   }
 }
 
-void BinaryRowI8(OpKind op, const void* a, bool av, const void* b, bool bv, void* o, size_t n, bool st) {
-  BinaryRowInt<int8_t>(op, a, av, b, bv, o, n, st);
-}
-void BinaryRowU8(OpKind op, const void* a, bool av, const void* b, bool bv, void* o, size_t n, bool st) {
-  BinaryRowInt<uint8_t>(op, a, av, b, bv, o, n, st);
-}
-void BinaryRowI32(OpKind op, const void* a, bool av, const void* b, bool bv, void* o, size_t n, bool st) {
-  BinaryRowInt<int32_t>(op, a, av, b, bv, o, n, st);
-}
-void BinaryRowU32(OpKind op, const void* a, bool av, const void* b, bool bv, void* o, size_t n, bool st) {
-  BinaryRowInt<uint32_t>(op, a, av, b, bv, o, n, st);
-}
-void BinaryRowI64(OpKind op, const void* a, bool av, const void* b, bool bv, void* o, size_t n, bool st) {
-  BinaryRowInt<int64_t>(op, a, av, b, bv, o, n, st);
-}
-void BinaryRowU64(OpKind op, const void* a, bool av, const void* b, bool bv, void* o, size_t n, bool st) {
-  BinaryRowInt<uint64_t>(op, a, av, b, bv, o, n, st);
+void BinaryRow(DataType type, OpKind op, const void* a, bool av, const void* b, bool bv, void* o, size_t n,
+               bool st) {
+  VisitType<SpecElementTypes<hwy::float16_t>>(type, [&]<typename T>(TypeTag<T>) {
+    if constexpr (std::is_integral_v<T>) BinaryRowInt<T>(op, a, av, b, bv, o, n, st);
+    else if constexpr (std::is_same_v<T, float>) BinaryRowF32(op, a, av, b, bv, o, n, st);
+    else BinaryRowF16(op, a, av, b, bv, o, n, st);
+  });
 }
 
 }  // namespace
@@ -216,30 +206,9 @@ HWY_AFTER_NAMESPACE();
 namespace webnn::ops::cpu {
 
 HWY_EXPORT(BinaryRowF32);
-HWY_EXPORT(BinaryRowF16);
-HWY_EXPORT(BinaryRowI8);
-HWY_EXPORT(BinaryRowU8);
-HWY_EXPORT(BinaryRowI32);
-HWY_EXPORT(BinaryRowU32);
-HWY_EXPORT(BinaryRowI64);
-HWY_EXPORT(BinaryRowU64);
+HWY_EXPORT(BinaryRow);
 
 namespace {
-
-void BinaryRow(DataType type, OpKind op, const void* a, bool av, const void* b, bool bv, void* o, size_t n,
-               bool st) {
-  switch (type) {
-    case DataType::kFloat32: return HWY_DYNAMIC_DISPATCH(BinaryRowF32)(op, a, av, b, bv, o, n, st);
-    case DataType::kFloat16: return HWY_DYNAMIC_DISPATCH(BinaryRowF16)(op, a, av, b, bv, o, n, st);
-    case DataType::kInt8: return HWY_DYNAMIC_DISPATCH(BinaryRowI8)(op, a, av, b, bv, o, n, st);
-    case DataType::kUint8: return HWY_DYNAMIC_DISPATCH(BinaryRowU8)(op, a, av, b, bv, o, n, st);
-    case DataType::kInt32: return HWY_DYNAMIC_DISPATCH(BinaryRowI32)(op, a, av, b, bv, o, n, st);
-    case DataType::kUint32: return HWY_DYNAMIC_DISPATCH(BinaryRowU32)(op, a, av, b, bv, o, n, st);
-    case DataType::kInt64: return HWY_DYNAMIC_DISPATCH(BinaryRowI64)(op, a, av, b, bv, o, n, st);
-    case DataType::kUint64: return HWY_DYNAMIC_DISPATCH(BinaryRowU64)(op, a, av, b, bv, o, n, st);
-    default: break;
-  }
-}
 
 void RunBinary(const KernelContext& ctx) {
   const TensorView& a = ctx.inputs[0];
@@ -250,7 +219,7 @@ void RunBinary(const KernelContext& ctx) {
   const bool stream = out.bytes() >= kStreamingBytes;
   ForEachBinaryRun(ctx.parallel, plan, a, b, out, heavy ? kTranscendentalGrain : kElementwiseGrain,
                    [&](const std::byte* pa, bool av, const std::byte* pb, bool bv, std::byte* po, size_t n) {
-                     BinaryRow(out.type, ctx.op, pa, av, pb, bv, po, n, stream);
+                     HWY_DYNAMIC_DISPATCH(BinaryRow)(out.type, ctx.op, pa, av, pb, bv, po, n, stream);
                    });
 }
 

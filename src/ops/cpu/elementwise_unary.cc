@@ -164,9 +164,13 @@ HWY_INLINE void UnarySigned(OpKind op, const void* in_raw, void* out_raw, size_t
   }
 }
 
-void UnaryRowI8(OpKind op, const void* in, void* out, size_t n, bool st) { UnarySigned<int8_t>(op, in, out, n, st); }
-void UnaryRowI32(OpKind op, const void* in, void* out, size_t n, bool st) { UnarySigned<int32_t>(op, in, out, n, st); }
-void UnaryRowI64(OpKind op, const void* in, void* out, size_t n, bool st) { UnarySigned<int64_t>(op, in, out, n, st); }
+void UnaryRow(DataType type, OpKind op, const void* in, void* out, size_t n, bool st) {
+  VisitType<TypeList<float, hwy::float16_t, int8_t, int32_t, int64_t>>(type, [&]<typename T>(TypeTag<T>) {
+    if constexpr (std::is_integral_v<T>) UnarySigned<T>(op, in, out, n, st);
+    else if constexpr (std::is_same_v<T, float>) UnaryRowF32(op, in, out, n, st);
+    else UnaryRowF16(op, in, out, n, st);
+  });
+}
 
 }  // namespace
 }  // namespace HWY_NAMESPACE
@@ -177,10 +181,7 @@ HWY_AFTER_NAMESPACE();
 namespace webnn::ops::cpu {
 
 HWY_EXPORT(UnaryRowF32);
-HWY_EXPORT(UnaryRowF16);
-HWY_EXPORT(UnaryRowI8);
-HWY_EXPORT(UnaryRowI32);
-HWY_EXPORT(UnaryRowI64);
+HWY_EXPORT(UnaryRow);
 
 namespace {
 
@@ -204,17 +205,8 @@ void RunUnary(const KernelContext& ctx) {
   const size_t grain = IsTranscendental(ctx.op) ? kTranscendentalGrain : kElementwiseGrain;
   const bool stream = out.bytes() >= kStreamingBytes;
   ctx.parallel.Run(n, grain, [&](size_t begin, size_t end) {
-    const std::byte* src = in.data + begin * size;
-    std::byte* dst = out.data + begin * size;
-    const size_t count = end - begin;
-    switch (out.type) {
-      case DataType::kFloat32: return HWY_DYNAMIC_DISPATCH(UnaryRowF32)(ctx.op, src, dst, count, stream);
-      case DataType::kFloat16: return HWY_DYNAMIC_DISPATCH(UnaryRowF16)(ctx.op, src, dst, count, stream);
-      case DataType::kInt8: return HWY_DYNAMIC_DISPATCH(UnaryRowI8)(ctx.op, src, dst, count, stream);
-      case DataType::kInt32: return HWY_DYNAMIC_DISPATCH(UnaryRowI32)(ctx.op, src, dst, count, stream);
-      case DataType::kInt64: return HWY_DYNAMIC_DISPATCH(UnaryRowI64)(ctx.op, src, dst, count, stream);
-      default: break;
-    }
+    HWY_DYNAMIC_DISPATCH(UnaryRow)(out.type, ctx.op, in.data + begin * size, out.data + begin * size, end - begin,
+                                   stream);
   });
 }
 

@@ -16,7 +16,7 @@
 #include "ops/cpu/copy-inl.h"
 #include "ops/cpu/copy_util.h"
 #include "ops/cpu/kernel_registry.h"
-#include "ops/data_movement.h"
+#include "ops/gather.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace webnn::ops::cpu {
@@ -131,12 +131,10 @@ void GatherOfSize(OpKind op, const TensorView& input, const TensorView& indices,
 
 void GatherTarget(OpKind op, const TensorView& input, const TensorView& indices, const TensorView& out, uint32_t axis,
                   core::ParallelFor* parallel) {
-  switch (ElementBytes(input.type)) {
-    case 1: return GatherOfSize<uint8_t>(op, input, indices, out, axis, *parallel);
-    case 2: return GatherOfSize<uint16_t>(op, input, indices, out, axis, *parallel);
-    case 4: return GatherOfSize<uint32_t>(op, input, indices, out, axis, *parallel);
-    default: return GatherOfSize<uint64_t>(op, input, indices, out, axis, *parallel);
-  }
+  // Elements move as the unsigned integers of their size.
+  VisitType<SpecElementTypes<hwy::float16_t>>(input.type, [&]<typename T>(TypeTag<T>) {
+    GatherOfSize<hwy::MakeUnsigned<T>>(op, input, indices, out, axis, *parallel);
+  });
 }
 
 }  // namespace HWY_NAMESPACE

@@ -31,7 +31,7 @@
 #include "ops/cpu/float16.h"
 #include "ops/cpu/gemm.h"
 #include "ops/cpu/kernel_registry.h"
-#include "ops/recurrent.h"
+#include "ops/gru.h"
 
 namespace webnn::ops::cpu {
 // One step's element-wise gate math over rows [b0, b1) of the batch.

@@ -17,7 +17,7 @@
 #include "ops/cpu/float16.h"
 #include "ops/cpu/gemm.h"
 #include "ops/cpu/kernel_registry.h"
-#include "ops/gemm.h"
+#include "ops/matmul.h"
 
 namespace webnn::ops::cpu {
 namespace {
@@ -121,10 +121,10 @@ struct MatmulFusion {
       bias = c->elements() == n ? std::vector<float>(values, values + n) : std::vector<float>(n, values[0]);
       epilogue.bias = bias.data();
     }
-    const auto* attrs = dynamic_cast<const MatmulAttrs*>(&ctx.attrs);
-    if (!attrs || !attrs->activation) return;
-    activation = &attrs->activation;
-    const ActivationF32 act = MakeActivationF32(attrs->activation->op, attrs->activation->attrs);
+    const auto& attrs = AttrsAs<MatmulAttrs>(ctx.attrs);
+    if (!attrs.activation) return;
+    activation = &attrs.activation;
+    const ActivationF32 act = MakeActivationF32(attrs.activation->op, attrs.activation->attrs);
     if (act.op == OpKind::relu) epilogue.min = 0;
     if (act.op == OpKind::clamp) {
       epilogue.min = act.min_value;

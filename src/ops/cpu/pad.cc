@@ -17,8 +17,8 @@
 #include "ops/cpu/copy-inl.h"
 #include "ops/cpu/copy_util.h"
 #include "ops/cpu/kernel_registry.h"
-#include "ops/data_movement.h"
 #include "ops/number_cast.h"
+#include "ops/pad.h"
 
 #ifndef WEBNN_OPS_CPU_PAD_PLAN_
 #define WEBNN_OPS_CPU_PAD_PLAN_

@@ -467,17 +467,7 @@ void PoolTyped(const PoolJob& j) {
 }
 
 void RunPool(const PoolJob& j) {
-  switch (j.type) {
-    case DataType::kFloat32: return PoolTyped<float>(j);
-    case DataType::kFloat16: return PoolTyped<F16>(j);
-    case DataType::kInt32: return PoolTyped<int32_t>(j);
-    case DataType::kUint32: return PoolTyped<uint32_t>(j);
-    case DataType::kInt64: return PoolTyped<int64_t>(j);
-    case DataType::kUint64: return PoolTyped<uint64_t>(j);
-    case DataType::kInt8: return PoolTyped<int8_t>(j);
-    case DataType::kUint8: return PoolTyped<uint8_t>(j);
-    default: return;
-  }
+  VisitType<SpecElementTypes<F16>>(j.type, [&]<class E>(TypeTag<E>) { PoolTyped<E>(j); });
 }
 
 }  // namespace HWY_NAMESPACE

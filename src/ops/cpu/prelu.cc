@@ -32,14 +32,8 @@ struct PreluOp {
 };
 
 void PreluRow(DataType type, const void* x, bool xv, const void* s, bool sv, void* o, size_t n, bool st) {
-  switch (type) {
-    case DataType::kFloat32: return BinaryLoop<NativeLanes<float>>(PreluOp(), x, xv, s, sv, o, n, st);
-    case DataType::kFloat16: return BinaryLoop<HalfLanes>(PreluOp(), x, xv, s, sv, o, n, st);
-    case DataType::kInt8: return BinaryLoop<NativeLanes<int8_t>>(PreluOp(), x, xv, s, sv, o, n, st);
-    case DataType::kInt32: return BinaryLoop<NativeLanes<int32_t>>(PreluOp(), x, xv, s, sv, o, n, st);
-    case DataType::kInt64: return BinaryLoop<NativeLanes<int64_t>>(PreluOp(), x, xv, s, sv, o, n, st);
-    default: break;
-  }
+  VisitType<TypeList<float, hwy::float16_t, int8_t, int32_t, int64_t>>(
+      type, [&]<typename T>(TypeTag<T>) { BinaryLoop<LayoutOf<T>>(PreluOp(), x, xv, s, sv, o, n, st); });
 }
 
 }  // namespace

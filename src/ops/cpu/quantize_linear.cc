@@ -237,23 +237,19 @@ struct BlockPlan {
 // Element i of an integer tensor (4-bit packed) as int64.
 int64_t IntegerAt(const TensorView& t, uint64_t i) {
   const std::byte* d = t.data;
-  auto raw = [&](auto v) {
-    std::memcpy(&v, d + i * sizeof(v), sizeof(v));
-    return static_cast<int64_t>(v);
-  };
-  switch (t.type) {
-    case DataType::kInt8: return raw(int8_t{});
-    case DataType::kUint8: return raw(uint8_t{});
-    case DataType::kInt32: return raw(int32_t{});
-    case DataType::kUint32: return raw(uint32_t{});
-    case DataType::kInt4:
-    case DataType::kUint4: {
-      const uint8_t byte = static_cast<uint8_t>(d[i / 2]);
-      const int nibble = (i & 1) ? (byte >> 4) : (byte & 0xF);
-      return t.type == DataType::kInt4 && nibble >= 8 ? nibble - 16 : nibble;
-    }
-    default: return 0;
-  }
+  return VisitType<TypeList<int8_t, uint8_t, int32_t, uint32_t>>(
+      t.type,
+      [&]<typename T>(TypeTag<T>) {
+        T v;
+        std::memcpy(&v, d + i * sizeof(v), sizeof(v));
+        return static_cast<int64_t>(v);
+      },
+      [&]() -> int64_t {
+        if (!Is4Bit(t.type)) return 0;
+        const uint8_t byte = static_cast<uint8_t>(d[i / 2]);
+        const int nibble = (i & 1) ? (byte >> 4) : (byte & 0xF);
+        return t.type == DataType::kInt4 && nibble >= 8 ? nibble - 16 : nibble;
+      });
 }
 
 double FloatAt(const TensorView& t, uint64_t i) {

@@ -698,31 +698,12 @@ void VerticalTyped(const ReduceJob& j) {
   }
 }
 
-template <template <class> class F>
-void DispatchType(const ReduceJob& j) {
-  switch (j.type) {
-    case DataType::kFloat32: return F<float>::Run(j);
-    case DataType::kFloat16: return F<F16>::Run(j);
-    case DataType::kInt32: return F<int32_t>::Run(j);
-    case DataType::kUint32: return F<uint32_t>::Run(j);
-    case DataType::kInt64: return F<int64_t>::Run(j);
-    case DataType::kUint64: return F<uint64_t>::Run(j);
-    case DataType::kInt8: return F<int8_t>::Run(j);
-    case DataType::kUint8: return F<uint8_t>::Run(j);
-    default: return;
-  }
+void ReduceHorizontal(const ReduceJob& j) {
+  VisitType<SpecElementTypes<F16>>(j.type, [&]<class E>(TypeTag<E>) { HorizontalTyped<E>(j); });
 }
-template <class E>
-struct HorizontalOf {
-  static void Run(const ReduceJob& j) { HorizontalTyped<E>(j); }
-};
-template <class E>
-struct VerticalOf {
-  static void Run(const ReduceJob& j) { VerticalTyped<E>(j); }
-};
-
-void ReduceHorizontal(const ReduceJob& j) { DispatchType<HorizontalOf>(j); }
-void ReduceVertical(const ReduceJob& j) { DispatchType<VerticalOf>(j); }
+void ReduceVertical(const ReduceJob& j) {
+  VisitType<SpecElementTypes<F16>>(j.type, [&]<class E>(TypeTag<E>) { VerticalTyped<E>(j); });
+}
 
 }  // namespace HWY_NAMESPACE
 }  // namespace webnn::ops::cpu
@@ -1005,17 +986,10 @@ void RunReduce(const KernelContext& ctx) {
   std::vector<bool> reduced(input.rank(), false);
   for (uint32_t axis : ResolveReduceAxes(attrs, input.rank())) reduced[axis] = true;
   const ReductionLayout L = PlanReduction(input.shape, reduced);
-  switch (input.type) {
-    case DataType::kFloat32:
-    case DataType::kFloat16: return ReduceFloat(ctx, L);
-    case DataType::kInt32: return ReduceInt<int32_t>(ctx, L);
-    case DataType::kUint32: return ReduceInt<uint32_t>(ctx, L);
-    case DataType::kInt64: return ReduceInt<int64_t>(ctx, L);
-    case DataType::kUint64: return ReduceInt<uint64_t>(ctx, L);
-    case DataType::kInt8: return ReduceInt<int8_t>(ctx, L);
-    case DataType::kUint8: return ReduceInt<uint8_t>(ctx, L);
-    default: return;
-  }
+  VisitType<SpecElementTypes<hwy::float16_t>>(input.type, [&]<typename T>(TypeTag<T>) {
+    if constexpr (std::is_integral_v<T>) ReduceInt<T>(ctx, L);
+    else ReduceFloat(ctx, L);
+  });
 }
 
 }  // namespace

@@ -331,20 +331,10 @@ void LinearTyped(const ResampleJob& j) {
 }
 
 void RunResample(const ResampleJob& j) {
-  if (j.nearest) {
-    switch (j.type) {
-      case DataType::kFloat32: return NearestRows<uint32_t>(j);
-      case DataType::kFloat16: return NearestRows<uint16_t>(j);
-      default: return NearestRows<uint8_t>(j);
-    }
-  }
-  switch (j.type) {
-    case DataType::kFloat32: return LinearTyped<float>(j);
-    case DataType::kFloat16: return LinearTyped<F16>(j);
-    case DataType::kInt8: return LinearTyped<int8_t>(j);
-    case DataType::kUint8: return LinearTyped<uint8_t>(j);
-    default: return;
-  }
+  VisitType<TypeList<float, F16, int8_t, uint8_t>>(j.type, [&]<class E>(TypeTag<E>) {
+    if (j.nearest) NearestRows<hwy::MakeUnsigned<E>>(j);
+    else LinearTyped<E>(j);
+  });
 }
 
 }  // namespace HWY_NAMESPACE

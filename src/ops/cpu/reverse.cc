@@ -3,7 +3,7 @@
 // copies, reversing the innermost one reverses lanes in registers.
 #include "ops/cpu/copy_util.h"
 #include "ops/cpu/kernel_registry.h"
-#include "ops/data_movement.h"
+#include "ops/reverse.h"
 
 namespace webnn::ops::cpu {
 namespace {

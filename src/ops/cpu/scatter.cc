@@ -18,7 +18,7 @@
 #include "ops/cpu/copy-inl.h"
 #include "ops/cpu/copy_util.h"
 #include "ops/cpu/kernel_registry.h"
-#include "ops/data_movement.h"
+#include "ops/scatter.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace webnn::ops::cpu {
@@ -167,20 +167,12 @@ void ScatterNdOfSize(const TensorView& indices, const TensorView& updates, const
 void ScatterTarget(OpKind op, const TensorView& indices, const TensorView& updates, const TensorView& out,
                    uint32_t axis, core::ParallelFor* parallel) {
   const bool elements = op == OpKind::scatterElements;
-  switch (ElementBytes(out.type)) {
-    case 1:
-      return elements ? ScatterElementsOfSize<uint8_t>(indices, updates, out, axis, *parallel)
-                      : ScatterNdOfSize<uint8_t>(indices, updates, out, *parallel);
-    case 2:
-      return elements ? ScatterElementsOfSize<uint16_t>(indices, updates, out, axis, *parallel)
-                      : ScatterNdOfSize<uint16_t>(indices, updates, out, *parallel);
-    case 4:
-      return elements ? ScatterElementsOfSize<uint32_t>(indices, updates, out, axis, *parallel)
-                      : ScatterNdOfSize<uint32_t>(indices, updates, out, *parallel);
-    default:
-      return elements ? ScatterElementsOfSize<uint64_t>(indices, updates, out, axis, *parallel)
-                      : ScatterNdOfSize<uint64_t>(indices, updates, out, *parallel);
-  }
+  // Elements move as the unsigned integers of their size.
+  VisitType<SpecElementTypes<hwy::float16_t>>(out.type, [&]<typename T>(TypeTag<T>) {
+    using U = hwy::MakeUnsigned<T>;
+    if (elements) ScatterElementsOfSize<U>(indices, updates, out, axis, *parallel);
+    else ScatterNdOfSize<U>(indices, updates, out, *parallel);
+  });
 }
 
 }  // namespace HWY_NAMESPACE

@@ -3,7 +3,7 @@
 // copies, a step on the innermost axis becomes gathers.
 #include "ops/cpu/copy_util.h"
 #include "ops/cpu/kernel_registry.h"
-#include "ops/data_movement.h"
+#include "ops/slice.h"
 
 namespace webnn::ops::cpu {
 namespace {

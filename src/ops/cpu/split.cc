@@ -4,7 +4,7 @@
 // split into byte ranges.
 #include "ops/cpu/copy_util.h"
 #include "ops/cpu/kernel_registry.h"
-#include "ops/data_movement.h"
+#include "ops/split.h"
 
 namespace webnn::ops::cpu {
 namespace {

@@ -3,7 +3,7 @@
 // (transpose.cc) then copies whole input rows per repetition.
 #include "ops/cpu/copy_util.h"
 #include "ops/cpu/kernel_registry.h"
-#include "ops/data_movement.h"
+#include "ops/tile.h"
 
 namespace webnn::ops::cpu {
 namespace {

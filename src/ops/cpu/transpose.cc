@@ -20,7 +20,7 @@
 #include "ops/cpu/copy-inl.h"
 #include "ops/cpu/copy_util.h"
 #include "ops/cpu/kernel_registry.h"
-#include "ops/data_movement.h"
+#include "ops/transpose.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace webnn::ops::cpu {

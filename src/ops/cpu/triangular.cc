@@ -5,7 +5,7 @@
 // running in place (output == input) only writes the zeros.
 #include "ops/cpu/copy_util.h"
 #include "ops/cpu/kernel_registry.h"
-#include "ops/data_movement.h"
+#include "ops/triangular.h"
 
 namespace webnn::ops::cpu {
 namespace {

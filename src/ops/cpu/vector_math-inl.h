@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "core/parallel.h"
@@ -667,6 +668,11 @@ struct HalfLanes {
     hn::Stream(F32ToF16Bits(d, v), du16, p);
   }
 };
+
+// The layout of elements of type T (as VisitType gives them; float16 is
+// hwy::float16_t) in lanes of their own type, float16 in float32 lanes.
+template <typename T>
+using LayoutOf = std::conditional_t<std::is_same_v<T, hwy::float16_t>, HalfLanes, NativeLanes<T>>;
 
 // int8/uint8 in memory, float32 lanes (exact); stores keep the low 8 bits of
 // the (integral) float values.

@@ -2,8 +2,8 @@
 // viewed as [outer, length, inner] around the axis; each of the outer * inner
 // rows yields one index.
 #include "core/strings.h"
+#include "ops/arg_min_max.h"
 #include "ops/gpu/gpu_kernel.h"
-#include "ops/reduce.h"
 
 namespace webnn::ops::gpu {
 namespace {

@@ -1,6 +1,6 @@
 // gpu kernel of concat: one box copy (transpose_copy.comp) per input into its
 // place along the axis of the output.
-#include "ops/data_movement.h"
+#include "ops/concat.h"
 #include "ops/gpu/strided_copy.h"
 
 namespace webnn::ops::gpu {

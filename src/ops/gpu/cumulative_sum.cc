@@ -2,8 +2,8 @@
 #include <algorithm>
 
 #include "core/strings.h"
+#include "ops/cumulative_sum.h"
 #include "ops/gpu/gpu_kernel.h"
-#include "ops/reduce.h"
 
 namespace webnn::ops::gpu {
 namespace {

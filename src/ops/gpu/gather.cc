@@ -1,6 +1,6 @@
 // gpu kernel of gather, gatherElements and gatherND: shaders/gather.comp.
 #include "core/strings.h"
-#include "ops/data_movement.h"
+#include "ops/gather.h"
 #include "ops/gpu/strided_copy.h"
 
 namespace webnn::ops::gpu {

@@ -15,7 +15,7 @@
 #include "core/strings.h"
 #include "ops/gpu/gpu_kernel.h"
 #include "ops/gpu/recurrent_activation.h"
-#include "ops/recurrent.h"
+#include "ops/gru.h"
 #include "webnn/types.h"
 
 namespace webnn::ops::gpu {

@@ -5,10 +5,10 @@
 #include <algorithm>
 
 #include "core/strings.h"
-#include "ops/gemm.h"
 #include "ops/gpu/elementwise_codes.h"
 #include "ops/gpu/gpu_kernel.h"
 #include "ops/gpu/product.h"
+#include "ops/matmul.h"
 #include "webnn/types.h"
 
 namespace webnn::ops::gpu {
@@ -59,9 +59,7 @@ GpuPlan Plan(const GpuStepInfo& s) {
   for (size_t i = 0; i < kMaxBatchRank; ++i) d.params.push_back(i < batch_rank ? out.shape[i] : 1);
   PushMatrixStrides(d.params, a.shape, batch_rank);
   PushMatrixStrides(d.params, b.shape, batch_rank);
-  const std::optional<FusedActivation>* activation = nullptr;
-  if (const auto* attrs = dynamic_cast<const MatmulAttrs*>(&s.attrs)) activation = &attrs->activation;
-  AddEpilogue(d, activation ? *activation : std::nullopt, out.type);
+  AddEpilogue(d, AttrsAs<MatmulAttrs>(s.attrs).activation, out.type);
   SetProductShader(d, m, n, batches, out.type);
   return {{d}, {}};
 }

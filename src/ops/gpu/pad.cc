@@ -3,9 +3,9 @@
 #include <cstring>
 
 #include "core/strings.h"
-#include "ops/data_movement.h"
 #include "ops/gpu/strided_copy.h"
 #include "ops/number_cast.h"
+#include "ops/pad.h"
 
 namespace webnn::ops::gpu {
 

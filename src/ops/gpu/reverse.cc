@@ -1,7 +1,7 @@
 // gpu kernel of reverse: a box copy (transpose_copy.comp) that starts at the
 // last element of each reversed axis and walks it with a negative stride.
-#include "ops/data_movement.h"
 #include "ops/gpu/strided_copy.h"
+#include "ops/reverse.h"
 
 namespace webnn::ops::gpu {
 

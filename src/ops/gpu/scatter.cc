@@ -4,8 +4,8 @@
 #include <algorithm>
 
 #include "core/strings.h"
-#include "ops/data_movement.h"
 #include "ops/gpu/strided_copy.h"
+#include "ops/scatter.h"
 
 namespace webnn::ops::gpu {
 

@@ -1,6 +1,6 @@
 // gpu kernel of slice: a box copy (transpose_copy.comp) from input[start + i * stride].
-#include "ops/data_movement.h"
 #include "ops/gpu/strided_copy.h"
+#include "ops/slice.h"
 
 namespace webnn::ops::gpu {
 

@@ -1,7 +1,7 @@
 // gpu kernel of split: one box copy (transpose_copy.comp) per output from its
 // range along the axis of the input.
-#include "ops/data_movement.h"
 #include "ops/gpu/strided_copy.h"
+#include "ops/split.h"
 
 namespace webnn::ops::gpu {
 

@@ -5,7 +5,6 @@
 
 #include "core/shape.h"
 #include "core/strings.h"
-#include "ops/data_movement.h"
 #include "ops/gpu/strided_copy.h"
 #include "webnn/types.h"
 

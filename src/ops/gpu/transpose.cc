@@ -5,8 +5,8 @@
 
 #include "core/shape.h"
 #include "core/strings.h"
-#include "ops/data_movement.h"
 #include "ops/gpu/strided_copy.h"
+#include "ops/transpose.h"
 #include "webnn/types.h"
 
 namespace webnn::ops::gpu {

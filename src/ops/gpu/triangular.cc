@@ -2,8 +2,8 @@
 #include <algorithm>
 
 #include "core/strings.h"
-#include "ops/data_movement.h"
 #include "ops/gpu/strided_copy.h"
+#include "ops/triangular.h"
 
 namespace webnn::ops::gpu {
 

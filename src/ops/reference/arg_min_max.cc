@@ -6,7 +6,7 @@
 // Values are compared in their compute domain, so int64/uint64 compare exactly.
 #include <cmath>
 
-#include "ops/reduce.h"
+#include "ops/arg_min_max.h"
 #include "ops/reference/ref_util.h"
 
 namespace webnn::ops::ref {

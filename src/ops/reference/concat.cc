@@ -6,7 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "ops/data_movement.h"
+#include "ops/concat.h"
 #include "ops/reference/ref_util.h"
 
 namespace webnn::ops::ref {

@@ -4,7 +4,7 @@
 // sum is kept in the compute domain (float64 for floats, so every output is the
 // exactly-accumulated prefix rounded once; wrapping 64-bit for integers) and
 // stored before (exclusive) or after (inclusive) adding the current element.
-#include "ops/reduce.h"
+#include "ops/cumulative_sum.h"
 #include "ops/reference/ref_util.h"
 
 namespace webnn::ops::ref {

@@ -5,7 +5,7 @@
 // dimension of 2 reads element 1; -10 reads element 0). It never reads out of bounds.
 #include <cstring>
 
-#include "ops/data_movement.h"
+#include "ops/gather.h"
 #include "ops/reference/ref_util.h"
 
 namespace webnn::ops::ref {

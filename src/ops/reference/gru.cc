@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ops/recurrent.h"
+#include "ops/gru.h"
 #include "ops/reference/ref_util.h"
 
 namespace webnn::ops::ref {

@@ -14,7 +14,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ops/recurrent.h"
+#include "ops/lstm.h"
 #include "ops/reference/ref_util.h"
 
 namespace webnn::ops::ref {

@@ -3,8 +3,8 @@
 // cast (clamp and round half to even for integers).
 #include <cstring>
 
-#include "ops/data_movement.h"
 #include "ops/number_cast.h"
+#include "ops/pad.h"
 #include "ops/reference/ref_util.h"
 
 namespace webnn::ops::ref {

@@ -2,8 +2,8 @@
 // position along the reversed axes.
 #include <cstring>
 
-#include "ops/data_movement.h"
 #include "ops/reference/ref_util.h"
+#include "ops/reverse.h"
 
 namespace webnn::ops::ref {
 

@@ -5,8 +5,8 @@
 // 2147483647 into a dimension of 2 writes element 1); nothing is written out of bounds.
 #include <cstring>
 
-#include "ops/data_movement.h"
 #include "ops/reference/ref_util.h"
+#include "ops/scatter.h"
 
 namespace webnn::ops::ref {
 namespace {

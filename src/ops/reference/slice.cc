@@ -1,8 +1,8 @@
 // Reference kernel of slice: a byte copy of input[start + i * stride] per axis.
 #include <cstring>
 
-#include "ops/data_movement.h"
 #include "ops/reference/ref_util.h"
+#include "ops/slice.h"
 
 namespace webnn::ops::ref {
 

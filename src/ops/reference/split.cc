@@ -6,8 +6,8 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "ops/data_movement.h"
 #include "ops/reference/ref_util.h"
+#include "ops/split.h"
 
 namespace webnn::ops::ref {
 

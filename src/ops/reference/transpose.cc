@@ -2,8 +2,8 @@
 // position (no value conversion, so NaN payloads and float16 subnormals survive).
 #include <cstring>
 
-#include "ops/data_movement.h"
 #include "ops/reference/ref_util.h"
+#include "ops/transpose.h"
 
 namespace webnn::ops::ref {
 

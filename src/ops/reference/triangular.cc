@@ -7,8 +7,8 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "ops/data_movement.h"
 #include "ops/reference/ref_util.h"
+#include "ops/triangular.h"
 
 namespace webnn::ops::ref {
 

@@ -1,0 +1,14 @@
+#pragma once
+
+#include <vector>
+
+#include "ops/schema.h"
+#include "webnn/types.h"
+
+namespace webnn::ops {
+
+struct ReshapeAttrs final : OpAttrs {
+  std::vector<MLDimension> newShape;
+};
+
+}  // namespace webnn::ops
