@@ -92,4 +92,14 @@ uint32_t ThreadsArg(const benchmark::State& state, int index) {
   return static_cast<uint32_t>(state.range(index));
 }
 
+MLOperand ConvLayer(MLGraphBuilder& b, const std::vector<MLOperand>& in, uint32_t pad, uint32_t stride,
+                    uint32_t groups) {
+  MLConv2dOptions o;
+  o.padding = std::vector<uint32_t>{pad, pad, pad, pad};
+  o.strides = std::vector<uint32_t>{stride, stride};
+  o.groups = groups;
+  o.bias = in[2];
+  return b.conv2d(in[0], in[1], o);
+}
+
 }  // namespace webnn::bench

@@ -41,6 +41,11 @@ class BenchGraph {
 // prints them per second ("GFLOP=12.3/s", "GB=45.6/s").
 void SetRates(benchmark::State& state, double flops_per_iteration, double bytes_per_iteration);
 
+// conv2d(in[0], filter in[1], bias in[2]) with symmetric padding `pad`, equal
+// strides and `groups`: the conv layers of the peer tables (peers::ConvCase).
+MLOperand ConvLayer(MLGraphBuilder& b, const std::vector<MLOperand>& in, uint32_t pad, uint32_t stride,
+                    uint32_t groups);
+
 // Threads for a benchmark: the `threads` argument if given, else all cores.
 uint32_t ThreadsArg(const benchmark::State& state, int index);
 

@@ -107,12 +107,7 @@ void RegisterAll() {
                           {f32, {c.oc, c.c / c.groups, c.kh, c.kw}, true},
                           {f32, {c.oc}, true}},
                .body = [c](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
-                 MLConv2dOptions o;
-                 o.padding = std::vector<uint32_t>{c.pad, c.pad, c.pad, c.pad};
-                 o.strides = std::vector<uint32_t>{c.stride, c.stride};
-                 o.groups = c.groups;
-                 o.bias = in[2];
-                 return MLNamedOperands{{"out", b.conv2d(in[0], in[1], o)}};
+                 return MLNamedOperands{{"out", ConvLayer(b, in, c.pad, c.stride, c.groups)}};
                }},
               c.Flops(), c.Bytes());
     })->UseRealTime()->Unit(benchmark::kMillisecond);

@@ -54,17 +54,24 @@ struct SignOp {
     return hn::IfThenElse(hn::Gt(x, zero), hn::Set(d, T(1)), hn::IfThenElseZero(hn::Lt(x, zero), hn::Set(d, T(-1))));
   }
 };
+// A zero result of rounding takes the sign of x (ceil(-0.5) = -0, floor(-0)
+// = -0, roundEven(-0.5) = -0): Highway's emulated targets (EMU128, SCALAR)
+// lose it, the hardware ones keep it; this costs one compare and blend.
+template <class D, class V>
+HWY_INLINE V ZeroTakesSignOf(D d, V y, V x) {
+  return hn::IfThenElse(hn::Eq(y, hn::Zero(d)), hn::CopySign(y, x), y);
+}
 struct CeilOp {
   template <class D, class V>
-  HWY_INLINE V operator()(D, V x) const { return hn::Ceil(x); }
+  HWY_INLINE V operator()(D d, V x) const { return ZeroTakesSignOf(d, hn::Ceil(x), x); }
 };
 struct FloorOp {
   template <class D, class V>
-  HWY_INLINE V operator()(D, V x) const { return hn::Floor(x); }
+  HWY_INLINE V operator()(D d, V x) const { return ZeroTakesSignOf(d, hn::Floor(x), x); }
 };
 struct RoundEvenOp {
   template <class D, class V>
-  HWY_INLINE V operator()(D, V x) const { return hn::Round(x); }  // ties to even
+  HWY_INLINE V operator()(D d, V x) const { return ZeroTakesSignOf(d, hn::Round(x), x); }  // ties to even
 };
 struct ReciprocalOp {
   template <class D, class V>
