@@ -1,6 +1,6 @@
+#include "webnn/version.h"
 #include "webnn/webnn.h"
-#include "webnn_version.h"
 
 namespace webnn {
-std::string ML::version() { return WEBNN_VERSION; }
+std::string ML::version() { return WEBNN_VERSION_STRING; }
 }  // namespace webnn

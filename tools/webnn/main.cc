@@ -18,6 +18,7 @@ void Usage() {
       "                             run WPT conformance or validation vector files\n"
       "  run [options] GRAPH.json   load a webnn-graph JSON file (+ weights), run it, print outputs\n"
       "  help                       this text\n"
+      "  --version                  the engine's version\n"
       "\n"
       "devices: reference, cpu, gpu, auto\n"
       "`webnn <command> --help` describes each command.\n");
@@ -36,6 +37,10 @@ int main(int argc, char** argv) {
     if (command == "info") return webnn::cli::Info(args);
     if (command == "conformance") return webnn::cli::Conformance(args);
     if (command == "run") return webnn::cli::Run(args);
+    if (command == "--version" || command == "version") {
+      std::printf("webnn %s\n", webnn::ML::version().c_str());
+      return 0;
+    }
     if (command == "help" || command == "--help" || command == "-h") {
       Usage();
       return 0;
