@@ -141,7 +141,7 @@ uint64_t ParseBytes(const std::string& text, const std::string& option) {
 
 // The context's bytes per category and device, the process's peak RSS, and
 // how the arena packed the graph's intermediates.
-void PrintMemory(const MLContext& context, const MLGraph* graph) {
+void PrintMemory(const MLContext& context, const MLGraph* graph, bool completed) {
   const MLMemoryUsage u = context.memoryUsage();
   const bool gpu = u.devices[1].peak != 0;
   std::printf("memory (bytes)        %14s %14s%s\n", "host now", "host peak", gpu ? "        gpu now       gpu peak" : "");
@@ -162,9 +162,9 @@ void PrintMemory(const MLContext& context, const MLGraph* graph) {
     std::printf(" %14llu %14llu", static_cast<unsigned long long>(u.devices[1].current),
                 static_cast<unsigned long long>(u.devices[1].peak));
   std::printf("\n");
-  std::printf("memory total: now %llu, peak %llu bytes (--memory-limit %llu is the least that runs this)%s%s\n",
-              static_cast<unsigned long long>(u.total.current), static_cast<unsigned long long>(u.total.peak),
-              static_cast<unsigned long long>(u.total.peak), u.memoryLimit ? "; limit " : "",
+  std::printf("memory total: now %llu, peak %llu bytes%s%s%s\n", static_cast<unsigned long long>(u.total.current),
+              static_cast<unsigned long long>(u.total.peak),
+              completed ? " (the least --memory-limit that runs this)" : "", u.memoryLimit ? "; limit " : "",
               u.memoryLimit ? std::to_string(*u.memoryLimit).c_str() : "");
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
@@ -280,7 +280,7 @@ int Run(const Args& args) {
                     tolerance, print_memory, built);
   } catch (const QuotaExceededError&) {
     // What was in use when the limit was hit.
-    if (print_memory) PrintMemory(context, built.impl() ? &built : nullptr);
+    if (print_memory) PrintMemory(context, built.impl() ? &built : nullptr, false);
     throw;
   }
 }
@@ -410,7 +410,7 @@ int RunGraph(MLContext& context, const std::string& graph_path, const io::GraphL
   }
   for (const auto& [name, file] : reference_files)
     if (!loaded.outputs.count(name)) throw std::invalid_argument("the graph has no output '" + name + "'");
-  if (print_memory) PrintMemory(context, &loaded.graph);
+  if (print_memory) PrintMemory(context, &loaded.graph, true);
   if (!within_tolerance) {
     std::printf("FAILED: an output exceeds --tolerance %g\n", tolerance);
     return 1;
