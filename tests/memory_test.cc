@@ -1,6 +1,7 @@
 // Memory accounting and the memoryLimit budget (issue 9): memory::PlanArena,
 // the budget tripping in each category with a message that says what and why,
 // the context usable afterwards, and usage that returns to its baseline.
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -14,6 +15,8 @@
 #include "core/shape.h"
 #include "io/webnn_graph.h"
 #include "memory/arena.h"
+#include "memory/ledger.h"
+#include "scheduler/thread_pool.h"
 #include "test_util.h"
 
 using namespace webnn;
@@ -460,4 +463,33 @@ TEST_CASE("memoryLimit: PP-OCR det runs at the limit it reports needing and fail
     CHECK_THAT(std::string(e.what()), Catch::Contains("memoryLimit of " + std::to_string(below)) &&
                                           Catch::Contains("bytes in use"));
   }
+}
+
+// ---- Workspace errors on worker threads -------------------------------------------
+
+TEST_CASE("thread pool: an exception in a worker's chunk reaches Run's caller; the pool keeps working",
+          "[memory]") {
+  scheduler::ThreadPool pool(2);
+  std::atomic<size_t> done{0};
+  // Every chunk but the first throws: the workers' ones must not terminate
+  // the process (a workspace over memoryLimit throws there).
+  CHECK(ErrorName([&] {
+          pool.Run(64, 1, [&](size_t begin, size_t) {
+            if (begin != 0) throw QuotaExceededError("kernel scratch: over the limit");
+            done += 1;
+          });
+        }) == "QuotaExceededError");
+  std::atomic<size_t> sum{0};
+  pool.Run(64, 1, [&](size_t begin, size_t end) { sum += end - begin; });
+  CHECK(sum == 64);
+  // The caller's workspace ledger is the workers' while they run its job.
+  auto ledger = std::make_shared<memory::Ledger>("test limit", 0, nullptr);
+  memory::WorkspaceScope scope(ledger.get());
+  std::atomic<size_t> elsewhere{0};
+  for (int round = 0; round < 20; ++round)
+    pool.Run(64, 1, [&](size_t, size_t) {
+      if (memory::ThreadWorkspaceLedger() != ledger.get()) elsewhere += 1;
+    });
+  CHECK(elsewhere == 0);
+  CHECK(memory::ThreadWorkspaceLedger() == ledger.get());
 }
