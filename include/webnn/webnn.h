@@ -9,10 +9,12 @@
 //   auto graph = builder.build({{"y", builder.relu(x)}});
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <future>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <variant>
@@ -47,6 +49,53 @@ struct MLContextOptions {
   // transposes between them folded away. Experimental, off by default (not
   // yet faster on the cpu device; see src/graph/passes.h).
   bool nhwcLayout = false;
+  // The most bytes the context may hold, on every device together (host and
+  // gpu memory): constants (raw and packed), graphs' intermediates, kernel
+  // workspace, tensors and staging. Unset: unlimited; 0 is a TypeError.
+  // Going over it at build, constant binding, tensor creation or dispatch is a
+  // QuotaExceededError whose message gives the bytes asked, their category,
+  // the limit and the bytes in use; the context stays usable. See
+  // MLContext::memoryUsage().
+  std::optional<uint64_t> memoryLimit;
+};
+
+// ---- Memory accounting (extension) ------------------------------------------
+// What a context's bytes are for.
+enum class MLMemoryCategory : uint8_t {
+  kConstantsRaw,     // constant bytes as given (builder copies, constant tensors, bound weights)
+  kConstantsPacked,  // constants re-laid out for a device's kernels (cpu packed weights)
+  kIntermediates,    // compiled graphs' arenas of intermediate values
+  kWorkspace,        // kernel scratch (per-thread buffers, recurrent state, gpu scratch and parameters)
+  kTensors,          // createTensor()
+  kStaging,          // copies between host and device or between tensors
+};
+inline constexpr size_t kMLMemoryCategoryCount = 6;
+// Where they live.
+enum class MLMemoryDevice : uint8_t { kHost, kGpu };
+inline constexpr size_t kMLMemoryDeviceCount = 2;
+std::string_view ToString(MLMemoryCategory category);  // "constants (raw)", ...
+std::string_view ToString(MLMemoryDevice device);      // "host", "gpu"
+
+struct MLMemoryCounter {
+  uint64_t current = 0;
+  uint64_t peak = 0;  // since the context was created or resetPeakMemory()
+};
+
+struct MLMemoryUsage {
+  std::array<std::array<MLMemoryCounter, kMLMemoryCategoryCount>, kMLMemoryDeviceCount> counters{};
+  std::array<MLMemoryCounter, kMLMemoryDeviceCount> devices{};  // per device, all categories
+  MLMemoryCounter total;                                        // peak: of the sum
+  std::optional<uint64_t> memoryLimit;
+  const MLMemoryCounter& at(MLMemoryDevice d, MLMemoryCategory c) const {
+    return counters[static_cast<size_t>(d)][static_cast<size_t>(c)];
+  }
+};
+
+// How a compiled graph's intermediates were placed (MLGraph::memoryPlan()).
+struct MLGraphMemoryPlan {
+  uint64_t arenaBytes = 0;         // the arena: intermediates share it by lifetime
+  uint64_t intermediateBytes = 0;  // every intermediate at its (maximum) size, summed
+  uint64_t intermediateCount = 0;
 };
 
 struct MLContextLostInfo {
@@ -126,6 +175,8 @@ class MLGraph {
   void setConstantData(const std::string& label, const MLBufferSource& data);
   // The device that runs the graph ("reference", "cpu", "gpu").
   std::string deviceName() const;
+  // The arena's planned bytes against the sum of the intermediates' sizes.
+  MLGraphMemoryPlan memoryPlan() const;
 
   explicit MLGraph(std::shared_ptr<internal::GraphImpl> impl) : impl_(std::move(impl)) {}
   const std::shared_ptr<internal::GraphImpl>& impl() const { return impl_; }
@@ -156,6 +207,11 @@ class MLContext {
   void bindConstants(const MLGraph& graph, const std::map<std::string, MLBufferSource>& constants);
   MLDeviceType deviceType() const;
   std::string deviceName() const;
+  // Bytes the context holds now and at most, per device and category
+  // (MLContextOptions::memoryLimit caps their total).
+  MLMemoryUsage memoryUsage() const;
+  // Starts the peaks of memoryUsage() again from the current bytes.
+  void resetPeakMemory();
 
   explicit MLContext(std::shared_ptr<internal::ContextImpl> impl) : impl_(std::move(impl)) {}
   const std::shared_ptr<internal::ContextImpl>& impl() const { return impl_; }

@@ -5,6 +5,7 @@
 #include "api/impl.h"
 #include "core/strings.h"
 #include "graph/lower.h"
+#include "memory/host_memory.h"
 #include "ops/number_cast.h"
 #include "webnn/webnn.h"
 
@@ -121,7 +122,8 @@ MLOperand MLGraphBuilder::constant(const MLOperandDescriptor& descriptor, const 
   internal::CheckBufferMatches(buffer, descriptor.dataType, bytes, "constant");
   auto data = std::make_shared<graph::ConstantData>();
   // A copy: the caller may change or free the buffer after this returns.
-  data->host = std::make_shared<const std::vector<std::byte>>(buffer.bytes().begin(), buffer.bytes().end());
+  data->host = memory::CountedCopy(buffer.bytes(), "constant",
+                                   {impl_->context->ledger(), memory::Category::kConstantsRaw});
   return impl_->Wrap(impl_->graph.AddConstant({descriptor.dataType, core::StaticShape(shape)}, std::move(data)));
 }
 
@@ -133,10 +135,11 @@ MLOperand MLGraphBuilder::constant(MLOperandDataType dataType, const MLNumber& v
     throw TypeError(StrCat("constant: a BigInt value cannot make a ", ToString(dataType), " constant"));
   if (!impl_->context->io_types().Contains(dataType))
     throw TypeError(StrCat("constant: data type ", ToString(dataType), " is not supported"));
-  auto bytes = std::make_shared<std::vector<std::byte>>(ByteLengthFor(dataType, 1));
-  ops::WriteCastValue(ops::CastMLNumber(value, dataType), dataType, bytes->data());
+  std::byte scalar[8] = {};
+  ops::WriteCastValue(ops::CastMLNumber(value, dataType), dataType, scalar);
   auto data = std::make_shared<graph::ConstantData>();
-  data->host = std::move(bytes);
+  data->host = memory::CountedCopy(std::span(scalar, ByteLengthFor(dataType, 1)), "constant",
+                                   {impl_->context->ledger(), memory::Category::kConstantsRaw});
   return impl_->Wrap(impl_->graph.AddConstant({dataType, {}}, std::move(data)));
 }
 

@@ -30,7 +30,11 @@ std::unique_ptr<core::ParallelFor> StartThreadPool(uint32_t threads) {
 }  // namespace
 
 ContextImpl::ContextImpl(const MLContextOptions& options, std::shared_ptr<ops::Device> device)
-    : options_(options), device_(std::move(device)), parallel_(StartThreadPool(options.numThreads)) {
+    : options_(options),
+      device_(std::move(device)),
+      ledger_(std::make_shared<memory::Ledger>("context's memoryLimit", options.memoryLimit.value_or(0),
+                                               memory::ProcessLedger())),
+      parallel_(StartThreadPool(options.numThreads)) {
   lost_future_ = lost_promise_.get_future().share();
   limits_.resize(ops::kOpCount);
   for (ops::OpKind op : ops::kAllOps) {
@@ -140,6 +144,8 @@ MLContext ML::createContext(const MLContextOptions& options) {
   if (options.numThreads > scheduler::ThreadPool::kMaxThreads)
     throw TypeError(StrCat("createContext: numThreads is ", options.numThreads, "; it must be at most ",
                            scheduler::ThreadPool::kMaxThreads, " (0 = every available core)"));
+  if (options.memoryLimit && *options.memoryLimit == 0)
+    throw TypeError("createContext: memoryLimit is 0; leave it unset for no limit");
   std::shared_ptr<ops::Device> device;
   MLDeviceType want = options.device;
   if (want == MLDeviceType::kAuto) {
@@ -206,7 +212,8 @@ MLTensor MLContext::createTensor(const MLTensorDescriptor& descriptor) {
   if (!ctx.io_types().Contains(descriptor.dataType))
     throw TypeError(StrCat("createTensor: data type ", ToString(descriptor.dataType), " is not supported"));
   const uint64_t bytes = ByteLengthFor(descriptor.dataType, core::ElementCount(descriptor.shape));
-  auto t = std::make_shared<TensorImpl>(impl_, descriptor, false, ctx.device().Allocate(bytes, "createTensor"));
+  auto t = std::make_shared<TensorImpl>(
+      impl_, descriptor, false, ctx.device().Allocate(bytes, "createTensor", {ctx.ledger(), memory::Category::kTensors}));
   ctx.Register(t);
   return MLTensor(t);
 }
@@ -223,7 +230,8 @@ MLTensor MLContext::createConstantTensor(const MLOperandDescriptor& descriptor, 
   }
   const uint64_t bytes = ByteLengthFor(td.dataType, core::ElementCount(td.shape));
   internal::CheckBufferMatches(inputData, td.dataType, bytes, "createConstantTensor");
-  auto buffer = ctx.device().Allocate(bytes, "createConstantTensor");
+  auto buffer =
+      ctx.device().Allocate(bytes, "createConstantTensor", {ctx.ledger(), memory::Category::kConstantsRaw});
   ctx.device().Upload(*buffer, 0, inputData.bytes());
   auto t = std::make_shared<TensorImpl>(impl_, td, true, std::move(buffer));
   ctx.Register(t);
@@ -297,6 +305,26 @@ bool MLContext::accelerated() const { return Ctx(impl_).device().accelerated(); 
 std::shared_future<MLContextLostInfo> MLContext::lost() const { return Ctx(impl_).lost_future(); }
 MLDeviceType MLContext::deviceType() const { return Ctx(impl_).device().type(); }
 std::string MLContext::deviceName() const { return std::string(Ctx(impl_).device().name()); }
+
+MLMemoryUsage MLContext::memoryUsage() const {
+  const memory::LedgerSnapshot s = Ctx(impl_).ledger()->Snapshot();
+  MLMemoryUsage usage;
+  for (size_t d = 0; d < kMLMemoryDeviceCount; ++d) {
+    for (size_t c = 0; c < kMLMemoryCategoryCount; ++c)
+      usage.counters[d][c] = {s.counters[d][c].current, s.counters[d][c].peak};
+    usage.devices[d] = {s.places[d].current, s.places[d].peak};
+  }
+  usage.total = {s.total.current, s.total.peak};
+  if (s.limit != 0) usage.memoryLimit = s.limit;
+  return usage;
+}
+
+void MLContext::resetPeakMemory() { Ctx(impl_).ledger()->ResetPeaks(); }
+
+std::string_view ToString(MLMemoryCategory category) {
+  return memory::CategoryName(static_cast<memory::Category>(category));
+}
+std::string_view ToString(MLMemoryDevice device) { return memory::PlaceName(static_cast<memory::Place>(device)); }
 
 // ---- MLTensor ---------------------------------------------------------------
 

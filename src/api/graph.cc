@@ -26,6 +26,7 @@ std::shared_ptr<GraphImpl> CompileGraph(const std::shared_ptr<ContextImpl>& cont
   const ops::DeviceFusions fusions = context->device().Fusions();
   if (context->options().graphPasses && fusions.any()) {
     auto optimized = std::make_shared<graph::Graph>(*ir);
+    optimized->set_constant_ledger(context->ledger());
     graph::RunPasses(*optimized, outputs, {.nhwc_layout = context->options().nhwcLayout, .fusions = fusions});
     ir = std::move(optimized);
   }
@@ -40,7 +41,7 @@ std::shared_ptr<GraphImpl> CompileGraph(const std::shared_ptr<ContextImpl>& cont
     if (o.kind == graph::Operand::Kind::kInput) g->inputs[o.name] = lowered.operand_of_value[v];
     if (o.kind != graph::Operand::Kind::kConstant) continue;
     if (o.constant->host) {
-      constants[v] = device.ConstantBuffer(o.constant->host);
+      constants[v] = device.ConstantBuffer(o.constant->host, context->ledger());
     } else if (o.constant->tensor_buffer) {
       constants[v] = o.constant->tensor_buffer;
     } else {
@@ -50,7 +51,7 @@ std::shared_ptr<GraphImpl> CompileGraph(const std::shared_ptr<ContextImpl>& cont
   }
   try {
     g->executable = std::make_unique<scheduler::Executable>(context->device_ptr(), std::move(lowered.program),
-                                                            std::move(constants));
+                                                            std::move(constants), context->ledger());
   } catch (const MLException&) {
     throw;
   } catch (const std::bad_alloc&) {
@@ -88,7 +89,8 @@ void BindConstant(GraphImpl& g, const std::string& label, const MLBufferSource& 
   const uint64_t bytes = ByteLengthFor(value.desc.type, core::ElementCount(value.desc.shape));
   internal::CheckBufferMatches(data, value.desc.type, bytes, StrCat(what, " '", label, "'"));
   ops::Device& device = g.context->device();
-  auto buffer = device.Allocate(bytes, StrCat("weightless constant '", label, "'"));
+  auto buffer = device.Allocate(bytes, StrCat(what, ": weightless constant '", label, "'"),
+                                {g.context->ledger(), memory::Category::kConstantsRaw});
   device.Upload(*buffer, 0, data.bytes());
   g.executable->SetConstant(it->second, std::move(buffer));
   g.weightless_bound[label] = true;
@@ -154,6 +156,12 @@ void MLGraph::setConstantData(const std::string& label, const MLBufferSource& da
 }
 
 std::string MLGraph::deviceName() const { return std::string(G(impl_).context->device().name()); }
+
+MLGraphMemoryPlan MLGraph::memoryPlan() const {
+  const GraphImpl& g = G(impl_);
+  if (!g.executable) throw InvalidStateError("memoryPlan: the graph is destroyed");
+  return {g.executable->arena_bytes(), g.executable->intermediate_bytes(), g.executable->intermediate_count()};
+}
 
 void MLContext::bindConstants(const MLGraph& graph, const std::map<std::string, MLBufferSource>& constants) {
   GraphImpl& g = G(graph.impl());
@@ -257,6 +265,8 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, con
   }
   ops::Device& device = impl_->device();
   for (auto [from, to] : copies) {
+    const memory::Charge staging(impl_->ledger(), memory::Place::kHost, memory::Category::kStaging, from->size(),
+                                 "dispatch: copying an output");
     std::vector<std::byte> tmp;
     try {
       tmp.resize(from->size());

@@ -10,6 +10,7 @@
 
 #include "core/parallel.h"
 #include "graph/graph.h"
+#include "memory/ledger.h"
 #include "ops/device.h"
 #include "ops/schema.h"
 #include "scheduler/executable.h"
@@ -28,6 +29,8 @@ class ContextImpl : public std::enable_shared_from_this<ContextImpl> {
   ops::Device& device() const { return *device_; }
   const std::shared_ptr<ops::Device>& device_ptr() const { return device_; }
   core::ParallelFor& parallel() { return *parallel_; }
+  // Every byte the context holds is charged here (memoryLimit applies).
+  const std::shared_ptr<memory::Ledger>& ledger() const { return ledger_; }
 
   // Per-op limits: the schema's allowed types narrowed to what the device runs.
   const ops::OpLimits& limits(ops::OpKind op) const { return limits_[static_cast<int>(op)]; }
@@ -49,6 +52,7 @@ class ContextImpl : public std::enable_shared_from_this<ContextImpl> {
  private:
   MLContextOptions options_;
   std::shared_ptr<ops::Device> device_;
+  std::shared_ptr<memory::Ledger> ledger_;
   std::unique_ptr<core::ParallelFor> parallel_;
   std::vector<ops::OpLimits> limits_;
   core::DataTypeSet io_types_;

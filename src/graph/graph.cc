@@ -4,6 +4,7 @@
 #include <set>
 
 #include "core/strings.h"
+#include "memory/host_memory.h"
 
 namespace webnn::graph {
 
@@ -162,7 +163,7 @@ std::vector<OperandId> Graph::AppendNode(ops::OpKind op, const std::string& labe
 
 OperandId Graph::AddHostConstant(const OperandDesc& desc, std::vector<std::byte> bytes) {
   auto data = std::make_shared<ConstantData>();
-  data->host = std::make_shared<const std::vector<std::byte>>(std::move(bytes));
+  data->host = memory::CountedCopy(bytes, "folding constants", {constant_ledger_, memory::Category::kConstantsRaw});
   return AddConstant(desc, std::move(data));
 }
 

@@ -14,6 +14,7 @@
 
 #include "core/shape.h"
 #include "core/symbols.h"
+#include "memory/ledger.h"
 #include "ops/device.h"
 #include "ops/op_kind.h"
 #include "ops/schema.h"
@@ -80,6 +81,9 @@ class Graph {
                                     std::shared_ptr<const ops::OpAttrs> attrs, std::vector<OperandDesc> outputs);
   // Adds a constant operand with host data.
   OperandId AddHostConstant(const OperandDesc& desc, std::vector<std::byte> bytes);
+  // Where AddHostConstant charges the constants it makes (the context's
+  // ledger, as constants (raw)); null: the process ledger.
+  void set_constant_ledger(std::shared_ptr<memory::Ledger> ledger) { constant_ledger_ = std::move(ledger); }
   // Makes every node that reads `from` read `to` instead.
   void ReplaceUses(OperandId from, OperandId to);
   // Replaces a node's attributes / inputs.
@@ -112,6 +116,7 @@ class Graph {
   std::vector<Operand> operands_;
   std::vector<Node> nodes_;
   core::SymbolTable symbols_;
+  std::shared_ptr<memory::Ledger> constant_ledger_;
   // Input name -> operand: input() looks every new name up, and a scan of the
   // operands made declaring 100,000 inputs take 14 s.
   std::unordered_map<std::string, OperandId> input_ids_;

@@ -2,7 +2,7 @@
 
 #include <sys/mman.h>
 
-#include <atomic>
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -12,37 +12,22 @@
 
 namespace webnn::memory {
 namespace {
-std::atomic<uint64_t> g_current{0};
-std::atomic<uint64_t> g_peak{0};
-std::atomic<uint64_t> g_budget{0};
-
 // From this size on a block is an anonymous mapping: the kernel hands out
 // zero pages and commits memory only where the block is written, so a 2 GB
 // arena costs nothing until it is used (memset touched every page at build).
 // Below it, aligned_alloc + memset is cheaper than a system call.
 constexpr size_t kMapThreshold = size_t{1} << 20;
-
-void UpdatePeak(uint64_t now) {
-  uint64_t peak = g_peak.load(std::memory_order_relaxed);
-  while (now > peak && !g_peak.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
-  }
-}
 }  // namespace
 
-MemoryStats GetHostMemoryStats() { return {g_current.load(), g_peak.load(), g_budget.load()}; }
-void ResetHostPeak() { g_peak.store(g_current.load()); }
-void SetHostMemoryBudget(uint64_t bytes) { g_budget.store(bytes); }
+MemoryStats GetHostMemoryStats() {
+  const LedgerSnapshot s = ProcessLedger()->Snapshot();
+  return {s.places[0].current, s.places[0].peak, s.limit};
+}
+void ResetHostPeak() { ProcessLedger()->ResetPeaks(); }
+void SetHostMemoryBudget(uint64_t bytes) { ProcessLedger()->set_limit(bytes); }
 
-HostBlock::HostBlock(size_t bytes, std::string_view what) : size_(bytes) {
-  const uint64_t budget = g_budget.load();
-  const uint64_t now = g_current.fetch_add(bytes) + bytes;
-  if (budget != 0 && now > budget) {
-    g_current.fetch_sub(bytes);
-    throw QuotaExceededError(core::StrCat("allocating ", bytes, " bytes for ", what,
-                                          " would exceed the memory budget of ", budget, " bytes (", now - bytes,
-                                          " in use)"));
-  }
-  UpdatePeak(now);
+HostBlock::HostBlock(size_t bytes, std::string_view what, const Account& account)
+    : size_(bytes), charge_(account.ledger, Place::kHost, account.category, bytes, what) {
   if (bytes >= kMapThreshold) {
     void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p != MAP_FAILED) {
@@ -54,16 +39,25 @@ HostBlock::HostBlock(size_t bytes, std::string_view what) : size_(bytes) {
     data_ = static_cast<std::byte*>(std::aligned_alloc(64, rounded));
     if (data_ != nullptr) std::memset(data_, 0, rounded);
   }
-  if (data_ == nullptr) {
-    g_current.fetch_sub(bytes);
+  if (data_ == nullptr)
     throw QuotaExceededError(core::StrCat("out of memory allocating ", bytes, " bytes for ", what));
-  }
+}
+
+std::shared_ptr<const std::vector<std::byte>> CountedCopy(std::span<const std::byte> bytes, std::string_view what,
+                                                          const Account& account) {
+  struct Counted {
+    Charge charge;
+    std::vector<std::byte> bytes;
+  };
+  auto counted = std::make_shared<Counted>();
+  counted->charge = Charge(account.ledger, Place::kHost, account.category, bytes.size(), what);
+  counted->bytes.assign(bytes.begin(), bytes.end());
+  return std::shared_ptr<const std::vector<std::byte>>(counted, &counted->bytes);
 }
 
 HostBlock::~HostBlock() {
   if (mapped_ != 0) munmap(data_, mapped_);
   else std::free(data_);
-  g_current.fetch_sub(size_);
 }
 
 }  // namespace webnn::memory

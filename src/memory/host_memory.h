@@ -6,7 +6,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string_view>
+#include <vector>
+
+#include "memory/ledger.h"
 
 namespace webnn::memory {
 
@@ -16,19 +20,22 @@ struct MemoryStats {
   uint64_t budget_bytes = 0;  // 0 = unlimited
 };
 
-// Process-wide accounting of host tensor memory.
+// Process-wide accounting of host memory (every category, every context):
+// the host part of ProcessLedger().
 MemoryStats GetHostMemoryStats();
 void ResetHostPeak();
-// 0 removes the budget.
+// A process-wide host budget on top of the contexts' memoryLimit; 0 removes
+// it. Internal (tests).
 void SetHostMemoryBudget(uint64_t bytes);
 
-// A zero-filled, 64-byte aligned block; throws QuotaExceededError naming the
-// byte count and `what` it is for when the budget would be exceeded or the
-// system has no memory for it. Large blocks are mapped zero pages, so their
-// memory is committed page by page as it is first written, not up front.
+// A zero-filled, 64-byte aligned block charged to `account` (process ledger
+// when it has none); throws QuotaExceededError naming the byte count and
+// `what` it is for when a limit would be exceeded or the system has no memory
+// for it. Large blocks are mapped zero pages, so their memory is committed
+// page by page as it is first written, not up front.
 class HostBlock {
  public:
-  HostBlock(size_t bytes, std::string_view what);
+  HostBlock(size_t bytes, std::string_view what, const Account& account = {});
   ~HostBlock();
   HostBlock(const HostBlock&) = delete;
   HostBlock& operator=(const HostBlock&) = delete;
@@ -41,6 +48,12 @@ class HostBlock {
   std::byte* data_ = nullptr;
   size_t size_ = 0;
   size_t mapped_ = 0;  // bytes mapped with mmap (0: from aligned_alloc)
+  Charge charge_;
 };
+
+// A copy of `bytes` charged to `account` on the host for as long as the copy
+// lives (the builder's constants); QuotaExceededError before copying.
+std::shared_ptr<const std::vector<std::byte>> CountedCopy(std::span<const std::byte> bytes, std::string_view what,
+                                                          const Account& account);
 
 }  // namespace webnn::memory

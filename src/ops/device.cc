@@ -60,8 +60,9 @@ std::string WhyUnavailable(MLDeviceType type) {
   return "not built";
 }
 
-std::shared_ptr<DeviceBuffer> Device::ConstantBuffer(std::shared_ptr<const std::vector<std::byte>> data) {
-  auto buffer = Allocate(data->size(), "a constant");
+std::shared_ptr<DeviceBuffer> Device::ConstantBuffer(std::shared_ptr<const std::vector<std::byte>> data,
+                                                     const std::shared_ptr<memory::Ledger>& ledger) {
+  auto buffer = Allocate(data->size(), "a constant", {ledger, memory::Category::kConstantsRaw});
   Upload(*buffer, 0, *data);
   return buffer;
 }

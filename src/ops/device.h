@@ -14,6 +14,7 @@
 
 #include "core/parallel.h"
 #include "core/shape.h"
+#include "memory/ledger.h"
 #include "ops/op_kind.h"
 #include "ops/schema.h"
 #include "webnn/types.h"
@@ -99,18 +100,25 @@ class Device {
   // schema's allowed types; empty if it does not run `op`).
   virtual DataTypeSet SupportedTypes(OpKind op, bool is_output, size_t slot) const = 0;
 
-  // Zero-filled memory; QuotaExceededError naming `bytes` and `what` they are
-  // for when there is none.
-  virtual std::shared_ptr<DeviceBuffer> Allocate(size_t bytes, std::string_view what) = 0;
+  // Zero-filled memory charged to `account` (its ledger, this device's place,
+  // its category) for as long as the buffer lives; QuotaExceededError naming
+  // `bytes` and `what` they are for when a limit or the device refuses them.
+  virtual std::shared_ptr<DeviceBuffer> Allocate(size_t bytes, std::string_view what,
+                                                 const memory::Account& account) = 0;
   virtual void Upload(DeviceBuffer& buffer, size_t offset, std::span<const std::byte> data) = 0;
   virtual void Download(DeviceBuffer& buffer, size_t offset, std::span<std::byte> data) = 0;
   // A buffer holding `data` for read-only use (constants). Host devices share
-  // the bytes instead of copying them.
-  virtual std::shared_ptr<DeviceBuffer> ConstantBuffer(std::shared_ptr<const std::vector<std::byte>> data);
+  // the bytes instead of copying them (the bytes are charged where they were
+  // made); the others charge their copy to `ledger` as constants (raw).
+  virtual std::shared_ptr<DeviceBuffer> ConstantBuffer(std::shared_ptr<const std::vector<std::byte>> data,
+                                                       const std::shared_ptr<memory::Ledger>& ledger);
 
-  // `constants` holds, for each constant value of `program`, its buffer (others null).
-  virtual std::unique_ptr<DeviceProgram> Compile(
-      const Program& program, std::span<const std::shared_ptr<DeviceBuffer>> constants) = 0;
+  // `constants` holds, for each constant value of `program`, its buffer (others
+  // null). What the program keeps (packed weights, scratch, parameters) is
+  // charged to `ledger` for as long as it lives.
+  virtual std::unique_ptr<DeviceProgram> Compile(const Program& program,
+                                                 std::span<const std::shared_ptr<DeviceBuffer>> constants,
+                                                 const std::shared_ptr<memory::Ledger>& ledger) = 0;
 };
 
 // Devices available in this build and on this machine, in preference order

@@ -7,11 +7,13 @@
 
 namespace webnn::ops {
 
-std::shared_ptr<DeviceBuffer> HostDevice::Allocate(size_t bytes, std::string_view what) {
-  return std::make_shared<HostBuffer>(bytes, what);
+std::shared_ptr<DeviceBuffer> HostDevice::Allocate(size_t bytes, std::string_view what,
+                                                   const memory::Account& account) {
+  return std::make_shared<HostBuffer>(bytes, what, account);
 }
 
-std::shared_ptr<DeviceBuffer> HostDevice::ConstantBuffer(std::shared_ptr<const std::vector<std::byte>> data) {
+std::shared_ptr<DeviceBuffer> HostDevice::ConstantBuffer(std::shared_ptr<const std::vector<std::byte>> data,
+                                                         const std::shared_ptr<memory::Ledger>&) {
   return std::make_shared<SharedHostBuffer>(std::move(data));
 }
 
@@ -46,10 +48,14 @@ namespace {
 
 class HostProgram final : public DeviceProgram {
  public:
-  HostProgram(const Program& program, std::vector<HostDevice::CompiledStep> steps)
-      : program_(program), steps_(std::move(steps)) {}
+  HostProgram(const Program& program, std::vector<HostDevice::CompiledStep> steps,
+              std::shared_ptr<memory::Ledger> ledger, std::vector<memory::Charge> packed)
+      : program_(program), steps_(std::move(steps)), ledger_(std::move(ledger)), packed_(std::move(packed)) {}
 
   void Run(std::span<const ValueBinding> values, core::ParallelFor& parallel) override {
+    // Kernel scratch that grows in this run is charged to the program's
+    // ledger (the thread pool passes it on to its workers).
+    memory::WorkspaceScope workspace(ledger_.get());
     std::vector<TensorView> inputs, outputs;
     for (size_t s = 0; s < program_.steps.size(); ++s) {
       const ProgramStep& step = program_.steps[s];
@@ -70,20 +76,30 @@ class HostProgram final : public DeviceProgram {
  private:
   Program program_;
   std::vector<HostDevice::CompiledStep> steps_;
+  std::shared_ptr<memory::Ledger> ledger_;
+  std::vector<memory::Charge> packed_;  // what steps_' prepared data holds
 };
 
 }  // namespace
 
 std::unique_ptr<DeviceProgram> HostDevice::Compile(const Program& program,
-                                                   std::span<const std::shared_ptr<DeviceBuffer>> constants) {
+                                                   std::span<const std::shared_ptr<DeviceBuffer>> constants,
+                                                   const std::shared_ptr<memory::Ledger>& ledger) {
   std::vector<CompiledStep> steps;
+  std::vector<memory::Charge> packed;
   for (const ProgramStep& step : program.steps) {
     CompiledStep compiled = CompileStep(program, step, constants);
     if (compiled.run == nullptr)
       throw NotSupportedError(core::StrCat("device '", name(), "' has no kernel for ", OpName(step.op)));
+    // Charged once packed (the packing knows its size): over the limit, the
+    // packed copy is freed as this throws, before the next step packs.
+    if (compiled.prepared_bytes != 0)
+      packed.emplace_back(ledger, memory::Place::kHost, memory::Category::kConstantsPacked, compiled.prepared_bytes,
+                          core::StrCat("packing the weights of ", OpName(step.op),
+                                       step.label.empty() ? "" : " '", step.label, step.label.empty() ? "" : "'"));
     steps.push_back(std::move(compiled));
   }
-  return std::make_unique<HostProgram>(program, std::move(steps));
+  return std::make_unique<HostProgram>(program, std::move(steps), ledger, std::move(packed));
 }
 
 }  // namespace webnn::ops

@@ -13,7 +13,8 @@ namespace webnn::ops {
 
 class HostBuffer final : public DeviceBuffer {
  public:
-  HostBuffer(size_t bytes, std::string_view what) : DeviceBuffer(bytes), block_(bytes, what) {}
+  HostBuffer(size_t bytes, std::string_view what, const memory::Account& account)
+      : DeviceBuffer(bytes), block_(bytes, what, account) {}
   std::byte* host_data() override { return block_.data(); }
 
  private:
@@ -33,17 +34,23 @@ class SharedHostBuffer final : public DeviceBuffer {
 
 class HostDevice : public Device {
  public:
-  std::shared_ptr<DeviceBuffer> Allocate(size_t bytes, std::string_view what) override;
+  std::shared_ptr<DeviceBuffer> Allocate(size_t bytes, std::string_view what,
+                                         const memory::Account& account) override;
   void Upload(DeviceBuffer& buffer, size_t offset, std::span<const std::byte> data) override;
   void Download(DeviceBuffer& buffer, size_t offset, std::span<std::byte> data) override;
-  std::shared_ptr<DeviceBuffer> ConstantBuffer(std::shared_ptr<const std::vector<std::byte>> data) override;
+  std::shared_ptr<DeviceBuffer> ConstantBuffer(std::shared_ptr<const std::vector<std::byte>> data,
+                                               const std::shared_ptr<memory::Ledger>& ledger) override;
   std::unique_ptr<DeviceProgram> Compile(const Program& program,
-                                         std::span<const std::shared_ptr<DeviceBuffer>> constants) override;
+                                         std::span<const std::shared_ptr<DeviceBuffer>> constants,
+                                         const std::shared_ptr<memory::Ledger>& ledger) override;
 
   // A step's kernel and what it prepared at compile time.
   struct CompiledStep {
     KernelFn run = nullptr;
     std::shared_ptr<const void> prepared;
+    // Bytes `prepared` holds (packed weights, tables): charged to the
+    // program's ledger as constants (packed).
+    uint64_t prepared_bytes = 0;
   };
 
  protected:

@@ -6,8 +6,10 @@
 namespace webnn::scheduler {
 
 Executable::Executable(std::shared_ptr<ops::Device> device, ops::Program program,
-                       std::vector<std::shared_ptr<ops::DeviceBuffer>> constants)
-    : device_(std::move(device)), program_(std::move(program)), constants_(std::move(constants)) {
+                       std::vector<std::shared_ptr<ops::DeviceBuffer>> constants,
+                       std::shared_ptr<memory::Ledger> ledger)
+    : device_(std::move(device)), program_(std::move(program)), constants_(std::move(constants)),
+      ledger_(std::move(ledger)) {
   // Lifetimes of intermediates: from the producing step to the last reader.
   const size_t n = program_.values.size();
   std::vector<int64_t> first(n, -1), last(n, -1);
@@ -27,13 +29,17 @@ Executable::Executable(std::shared_ptr<ops::Device> device, ops::Program program
     lifetimes.push_back({ByteLengthFor(desc.type, core::ElementCount(desc.shape)), static_cast<uint32_t>(first[v]),
                          static_cast<uint32_t>(last[v])});
     which.push_back(v);
+    intermediate_bytes_ += lifetimes.back().bytes;
   }
+  intermediate_count_ = which.size();
   const memory::ArenaPlan plan = memory::PlanArena(lifetimes);
   arena_offsets_.assign(n, 0);
   for (size_t i = 0; i < which.size(); ++i) arena_offsets_[which[i]] = plan.offsets[i];
   // Mapped zero pages (memory::HostBlock): a large arena commits memory as
   // the runs write it, not at build time.
-  if (plan.total_bytes > 0) arena_ = device_->Allocate(plan.total_bytes, "the graph's intermediate values (arena)");
+  if (plan.total_bytes > 0)
+    arena_ = device_->Allocate(plan.total_bytes, "build: the graph's intermediate values (arena)",
+                               {ledger_, memory::Category::kIntermediates});
 
   bool all_constants = true;
   for (size_t v = 0; v < n; ++v)
@@ -48,7 +54,7 @@ void Executable::SetConstant(int32_t value, std::shared_ptr<ops::DeviceBuffer> b
 }
 
 void Executable::CompileDeviceProgram() {
-  device_program_ = device_->Compile(program_, constants_);
+  device_program_ = device_->Compile(program_, constants_, ledger_);
 }
 
 void Executable::Run(const std::vector<ops::DeviceBuffer*>& external,

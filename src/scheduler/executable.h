@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/parallel.h"
+#include "memory/ledger.h"
 #include "ops/device.h"
 
 namespace webnn::scheduler {
@@ -16,8 +17,9 @@ class Executable {
  public:
   // `constants[v]` is the buffer of constant value v (null for other values).
   // Plans the arena from the program's value lifetimes at their maximum shapes.
+  // The arena and what the device program keeps are charged to `ledger`.
   Executable(std::shared_ptr<ops::Device> device, ops::Program program,
-             std::vector<std::shared_ptr<ops::DeviceBuffer>> constants);
+             std::vector<std::shared_ptr<ops::DeviceBuffer>> constants, std::shared_ptr<memory::Ledger> ledger);
 
   // Binds inputs/outputs (`external[v]` for those values), concrete shapes for
   // every value, and runs the program.
@@ -27,6 +29,10 @@ class Executable {
   const ops::Program& program() const { return program_; }
   ops::Device& device() const { return *device_; }
   uint64_t arena_bytes() const { return arena_ ? arena_->size() : 0; }
+  // The bytes of every intermediate value at its maximum shape: what the
+  // arena would hold without sharing.
+  uint64_t intermediate_bytes() const { return intermediate_bytes_; }
+  size_t intermediate_count() const { return intermediate_count_; }
   // Replaces a constant's buffer (weightless constants bound after build).
   void SetConstant(int32_t value, std::shared_ptr<ops::DeviceBuffer> buffer);
   // (Re)compiles the device program; done when every constant is present.
@@ -37,7 +43,10 @@ class Executable {
   std::shared_ptr<ops::Device> device_;
   ops::Program program_;
   std::vector<std::shared_ptr<ops::DeviceBuffer>> constants_;
+  std::shared_ptr<memory::Ledger> ledger_;
   std::shared_ptr<ops::DeviceBuffer> arena_;
+  uint64_t intermediate_bytes_ = 0;
+  size_t intermediate_count_ = 0;
   std::vector<uint64_t> arena_offsets_;  // per value; intermediates only
   std::unique_ptr<ops::DeviceProgram> device_program_;
   std::mutex run_mutex_;

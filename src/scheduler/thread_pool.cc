@@ -50,11 +50,18 @@ void ThreadPool::StopWorkers() {
 
 void ThreadPool::Work(Job& job) {
   t_in_pool = true;
+  memory::WorkspaceScope workspace(job.workspace);
   for (;;) {
     const size_t c = job.next.fetch_add(1, std::memory_order_relaxed);
     if (c >= job.chunks) break;
     const size_t begin = c * job.chunk;
-    (*job.body)(begin, std::min(job.n, begin + job.chunk));
+    if (!job.failed.load(std::memory_order_relaxed)) {
+      try {
+        (*job.body)(begin, std::min(job.n, begin + job.chunk));
+      } catch (...) {
+        if (!job.failed.exchange(true)) job.error = std::current_exception();
+      }
+    }
     if (job.remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       std::lock_guard<std::mutex> lock(mutex_);
       done_.notify_all();
@@ -103,6 +110,7 @@ void ThreadPool::Run(size_t n, size_t grain, const std::function<void(size_t, si
   job->chunk = (n + chunks - 1) / chunks;
   job->chunks = (n + job->chunk - 1) / job->chunk;
   job->remaining.store(job->chunks);
+  job->workspace = memory::ThreadWorkspaceLedger();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     job_ = job;
@@ -121,6 +129,7 @@ void ThreadPool::Run(size_t n, size_t grain, const std::function<void(size_t, si
   std::unique_lock<std::mutex> lock(mutex_);
   done_.wait(lock, [&] { return job->remaining.load(std::memory_order_acquire) == 0; });
   job_.reset();
+  if (job->error) std::rethrow_exception(job->error);
 }
 
 }  // namespace webnn::scheduler

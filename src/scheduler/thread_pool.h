@@ -11,6 +11,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "core/parallel.h"
+#include "memory/ledger.h"
 
 namespace webnn::scheduler {
 
@@ -55,6 +57,12 @@ class ThreadPool final : public core::ParallelFor {
     size_t n, chunk, chunks;
     std::atomic<size_t> next{0};
     std::atomic<size_t> remaining;
+    // The caller's workspace ledger: the workers charge kernel scratch to it.
+    memory::Ledger* workspace = nullptr;
+    // The first exception a chunk threw (a workspace over the memoryLimit):
+    // the remaining chunks are skipped and Run rethrows it on the caller.
+    std::atomic<bool> failed{false};
+    std::exception_ptr error;  // written by the one that set `failed`
   };
 
   void WorkerLoop();

@@ -13,6 +13,8 @@
 #include <random>
 #include <stdexcept>
 
+#include <sys/resource.h>
+
 #include "api/impl.h"
 #include "commands.h"
 #include "core/float16.h"
@@ -124,6 +126,62 @@ uint32_t ParseUint32(const std::string& text, const std::string& option) {
   return static_cast<uint32_t>(std::stoull(text));
 }
 
+uint64_t ParseBytes(const std::string& text, const std::string& option) {
+  size_t used = 0;
+  unsigned long long v = 0;
+  try {
+    v = std::stoull(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || v == 0 || text[0] == '-')
+    throw std::invalid_argument(option + " wants a positive byte count, got '" + text + "'");
+  return v;
+}
+
+// The context's bytes per category and device, the process's peak RSS, and
+// how the arena packed the graph's intermediates.
+void PrintMemory(const MLContext& context, const MLGraph* graph, bool completed) {
+  const MLMemoryUsage u = context.memoryUsage();
+  const bool gpu = u.devices[1].peak != 0;
+  std::printf("memory (bytes)        %14s %14s%s\n", "host now", "host peak", gpu ? "        gpu now       gpu peak" : "");
+  for (size_t c = 0; c < kMLMemoryCategoryCount; ++c) {
+    const auto cat = static_cast<MLMemoryCategory>(c);
+    const MLMemoryCounter& h = u.at(MLMemoryDevice::kHost, cat);
+    std::printf("  %-19s %14llu %14llu", std::string(ToString(cat)).c_str(), static_cast<unsigned long long>(h.current),
+                static_cast<unsigned long long>(h.peak));
+    if (gpu) {
+      const MLMemoryCounter& g = u.at(MLMemoryDevice::kGpu, cat);
+      std::printf(" %14llu %14llu", static_cast<unsigned long long>(g.current), static_cast<unsigned long long>(g.peak));
+    }
+    std::printf("\n");
+  }
+  std::printf("  %-19s %14llu %14llu", "all", static_cast<unsigned long long>(u.devices[0].current),
+              static_cast<unsigned long long>(u.devices[0].peak));
+  if (gpu)
+    std::printf(" %14llu %14llu", static_cast<unsigned long long>(u.devices[1].current),
+                static_cast<unsigned long long>(u.devices[1].peak));
+  std::printf("\n");
+  std::printf("memory total: now %llu, peak %llu bytes%s%s%s\n", static_cast<unsigned long long>(u.total.current),
+              static_cast<unsigned long long>(u.total.peak),
+              completed ? " (the least --memory-limit that runs this)" : "", u.memoryLimit ? "; limit " : "",
+              u.memoryLimit ? std::to_string(*u.memoryLimit).c_str() : "");
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  std::printf("process peak RSS: %llu bytes (getrusage ru_maxrss)\n",
+              static_cast<unsigned long long>(usage.ru_maxrss) * 1024ull);
+  if (graph) {
+    const MLGraphMemoryPlan plan = graph->memoryPlan();
+    std::printf("arena: %llu bytes planned for %llu intermediates of %llu bytes in all (%.1f%%)\n",
+                static_cast<unsigned long long>(plan.arenaBytes),
+                static_cast<unsigned long long>(plan.intermediateCount),
+                static_cast<unsigned long long>(plan.intermediateBytes),
+                plan.intermediateBytes ? 100.0 * static_cast<double>(plan.arenaBytes) /
+                                             static_cast<double>(plan.intermediateBytes)
+                                       : 0.0);
+  }
+}
+
 void Usage() {
   std::printf(
       "usage: webnn run [options] GRAPH.json\n"
@@ -141,10 +199,19 @@ void Usage() {
       "  --reference NAME=FILE.npy  compare an output with reference data\n"
       "  --tolerance T           fail (exit 1) if a compared output's max |ours - ref| / max |ref| > T\n"
       "  --save DIR              write every output as DIR/NAME.npy\n"
-      "  --iterations N          time N dispatches after one warm-up (default 1)\n");
+      "  --iterations N          time N dispatches after one warm-up (default 1)\n"
+      "  --memory-limit BYTES    MLContextOptions::memoryLimit: going over it is a QuotaExceededError\n"
+      "  --memory                print the context's current and peak bytes per category and device,\n"
+      "                          the process's peak RSS and the arena's plan (also when over the limit)\n");
 }
 
 }  // namespace
+
+int RunGraph(MLContext& context, const std::string& graph_path, const io::GraphLoadOptions& load,
+             const std::map<std::string, std::string>& input_files,
+             const std::map<std::string, std::string>& reference_files, const std::map<std::string, uint32_t>& dims,
+             const std::string& save_dir, uint64_t seed, int iterations, double tolerance, bool print_memory,
+             MLGraph& built);
 
 int Run(const Args& args) {
   MLContextOptions context_options;
@@ -155,6 +222,7 @@ int Run(const Args& args) {
   uint64_t seed = 1;
   int iterations = 1;
   double tolerance = -1;
+  bool print_memory = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&]() -> const std::string& {
@@ -191,6 +259,10 @@ int Run(const Args& args) {
       tolerance = std::stod(value());
     } else if (a == "--save") {
       save_dir = value();
+    } else if (a == "--memory-limit") {
+      context_options.memoryLimit = ParseBytes(value(), "--memory-limit");
+    } else if (a == "--memory") {
+      print_memory = true;
     } else if (a == "--iterations") {
       iterations = std::max(1, std::stoi(value()));
     } else if (!a.empty() && a[0] == '-') {
@@ -201,9 +273,26 @@ int Run(const Args& args) {
   }
   if (graph_path.empty()) throw std::invalid_argument("no graph file given (see --help)");
 
-  const auto t0 = Clock::now();
   MLContext context = ML::createContext(context_options);
+  MLGraph built;  // once loaded: the report names its arena
+  try {
+    return RunGraph(context, graph_path, load, input_files, reference_files, dims, save_dir, seed, iterations,
+                    tolerance, print_memory, built);
+  } catch (const QuotaExceededError&) {
+    // What was in use when the limit was hit.
+    if (print_memory) PrintMemory(context, built.impl() ? &built : nullptr, false);
+    throw;
+  }
+}
+
+int RunGraph(MLContext& context, const std::string& graph_path, const io::GraphLoadOptions& load,
+             const std::map<std::string, std::string>& input_files,
+             const std::map<std::string, std::string>& reference_files, const std::map<std::string, uint32_t>& dims,
+             const std::string& save_dir, uint64_t seed, int iterations, double tolerance, bool print_memory,
+             MLGraph& built) {
+  const auto t0 = Clock::now();
   io::LoadedGraph loaded = io::LoadGraphFile(context, graph_path, load);
+  built = loaded.graph;
   const auto t1 = Clock::now();
   std::printf("graph: %s%s%s on device %s\n", graph_path.c_str(), loaded.name.empty() ? "" : " (",
               loaded.name.empty() ? "" : (loaded.name + ")").c_str(), context.deviceName().c_str());
@@ -321,6 +410,7 @@ int Run(const Args& args) {
   }
   for (const auto& [name, file] : reference_files)
     if (!loaded.outputs.count(name)) throw std::invalid_argument("the graph has no output '" + name + "'");
+  if (print_memory) PrintMemory(context, &loaded.graph, true);
   if (!within_tolerance) {
     std::printf("FAILED: an output exceeds --tolerance %g\n", tolerance);
     return 1;

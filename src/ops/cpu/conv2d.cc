@@ -64,6 +64,7 @@ HWY_AFTER_NAMESPACE();
 #include <optional>
 #include <vector>
 
+#include "memory/scratch.h"
 #include "ops/conv2d.h"
 #include "ops/cpu/activation.h"
 #include "ops/cpu/float16.h"
@@ -199,7 +200,7 @@ struct PhaseLayout {
 };
 
 // Zeroes the slack after `planes` floats of phase planes in `buf` (grown to fit).
-float* GrowPlanes(std::vector<float>& buf, size_t planes, const PhaseLayout& l) {
+float* GrowPlanes(memory::ScratchVector<float>& buf, size_t planes, const PhaseLayout& l) {
   if (buf.size() < planes + l.slack()) buf.resize(planes + l.slack());
   std::fill(buf.begin() + planes, buf.begin() + planes + l.slack(), 0.0f);
   return buf.data();
@@ -394,6 +395,8 @@ std::shared_ptr<const void> PrepareConv2d(const PrepareContext& ctx) {
   prepared->filter = PackFilter(attrs, filter, ComputeConv2dGeometry(attrs, input.shape, filter.shape));
   if (const TensorView* bias = OptionalInput(ctx.inputs, 2))
     prepared->bias = PackBias(*prepared->filter, *bias);
+  ctx.prepared_bytes += prepared->filter->weights.capacity() * sizeof(float) +
+                        (prepared->bias ? prepared->bias->capacity() * sizeof(float) : 0);
   return prepared;
 }
 
@@ -450,7 +453,7 @@ void ApplyEpilogueAfter(const conv::Epilogue& ep, float* out, size_t n) {
 // holds this layout's zeros (the last call built the same layout), so only
 // the input's own values are written (strides 1 and 2).
 void BuildPhasePlanes(const float* in, size_t h, size_t w, const PhaseLayout& l, float* out,
-                      std::vector<float>& row, size_t i0 = 0, bool borders_ready = false) {
+                      memory::ScratchVector<float>& row, size_t i0 = 0, bool borders_ready = false) {
   for (size_t rr = 0; rr < l.hq * l.sh; ++rr) {
     const size_t py = rr % l.sh, i = rr / l.sh;
     const size_t r = (i0 + i) * l.sh + py;  // padded row
@@ -510,21 +513,21 @@ int64_t TapOffset(const Conv2dGeometry& g, const PhaseLayout& l, size_t ky, size
   return static_cast<int64_t>(((y % l.sh) * l.sw + x % l.sw) * l.plane() + (y / l.sh) * l.wq + x / l.sw);
 }
 
-thread_local std::vector<float> t_scratch;
+thread_local memory::ScratchVector<float> t_scratch;
 // Depthwise nchw's plane copy and the layout it last held: the zero borders
 // of consecutive channels are the same, so they are written once.
-thread_local std::vector<float> t_dw_planes;
+thread_local memory::ScratchVector<float> t_dw_planes;
 thread_local std::array<size_t, 8> t_dw_layout{};
-thread_local std::vector<float> t_row;
-thread_local std::vector<const float*> t_pointers;
-thread_local std::vector<float> t_zeros;
+thread_local memory::ScratchVector<float> t_row;
+thread_local memory::ScratchVector<const float*> t_pointers;
+thread_local memory::ScratchVector<float> t_zeros;
 
 // Per-dispatch buffers of the calling thread (converted, transposed or padded
 // tensors), kept between dispatches: a fresh multi-MB allocation per dispatch
 // costs page faults and zeroing comparable to the transposes themselves.
-thread_local std::vector<float> t_input_f32, t_output_f32, t_padded, t_input_nhwc, t_output_nhwc;
+thread_local memory::ScratchVector<float> t_input_f32, t_output_f32, t_padded, t_input_nhwc, t_output_nhwc;
 
-float* Grow(std::vector<float>& v, size_t n) {
+float* Grow(memory::ScratchVector<float>& v, size_t n) {
   if (v.size() < n) v.resize(n);
   return v.data();
 }

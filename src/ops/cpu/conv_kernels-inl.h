@@ -170,6 +170,7 @@ struct Col2imParams {
 #include <vector>
 
 #include "core/float16.h"
+#include "memory/scratch.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace webnn::ops::cpu {
@@ -490,7 +491,7 @@ HWY_INLINE void DirectTiles(const conv::DirectParams& p, size_t q0, size_t nq, s
     if (p.tap_dy || partial) {
       // Bits, not Mask objects: a std::vector of AVX2 masks (__m256) was
       // allocated 16-byte aligned and stored to with aligned moves.
-      thread_local std::vector<uint8_t> mask_bits, skip;
+      thread_local memory::ScratchVector<uint8_t> mask_bits, skip;
       if (skip.size() < p.taps) mask_bits.resize(p.taps * NV * kMaskBytes), skip.resize(p.taps);
       DirectTileMasks<NV>(p, q0, nq, mask_bits.data(), skip.data());
       for (size_t b = b_begin; b < b_end; ++b)

@@ -59,6 +59,7 @@ HWY_AFTER_NAMESPACE();
 
 #include "core/float16.h"
 #include "core/strings.h"
+#include "memory/scratch.h"
 #include "ops/conv_transpose2d.h"
 #include "ops/cpu/activation.h"
 #include "ops/cpu/float16.h"
@@ -172,6 +173,8 @@ std::shared_ptr<const void> PrepareConvTranspose2d(const PrepareContext& ctx) {
   auto prepared = std::make_shared<ConvTranspose2dPrepared>();
   prepared->filter = PackFilter(attrs, filter);
   if (const TensorView* bias = OptionalInput(ctx.inputs, 2)) prepared->bias = PackBias(*bias);
+  ctx.prepared_bytes += prepared->filter->weights.capacity() * sizeof(float) +
+                        (prepared->bias ? prepared->bias->capacity() * sizeof(float) : 0);
   return prepared;
 }
 
@@ -197,11 +200,11 @@ void Transpose(const KernelContext& ctx, const float* src, size_t rows, size_t c
 
 // Per-dispatch buffers of the calling thread, kept between dispatches (a
 // fresh multi-MB allocation per dispatch costs page faults and zeroing).
-thread_local std::vector<float> t_cols, t_input_f32, t_input_nhwc, t_output_nhwc, t_output_nchw;
-thread_local std::vector<const float*> t_pointers;
+thread_local memory::ScratchVector<float> t_cols, t_input_f32, t_input_nhwc, t_output_nhwc, t_output_nchw;
+thread_local memory::ScratchVector<const float*> t_pointers;
 
 template <typename T>
-T* Grow(std::vector<T>& v, size_t n) {
+T* Grow(memory::ScratchVector<T>& v, size_t n) {
   if (v.size() < n) v.resize(n);
   return v.data();
 }
@@ -213,7 +216,7 @@ bool RowsDoNotOverlap(const ConvTranspose2dGeometry& g) {
   return (size_t{g.kernel_h} - 1) * g.dilation_h < g.stride_h;
 }
 
-thread_local std::vector<float> t_row_nhwc;
+thread_local memory::ScratchVector<float> t_row_nhwc;
 
 // x: nhwc input. y: nhwc output, or, when `nchw_out` (rows must not overlap),
 // the nchw output, each row gathered nhwc in cache and transposed into place.
@@ -340,7 +343,7 @@ bool IsPixelShuffle(const ConvTranspose2dGeometry& g) {
          g.pad_right == 0 && g.out_h == 2 * g.in_h && g.out_w == 2 * g.in_w;
 }
 
-thread_local std::vector<float> t_shuffle;
+thread_local memory::ScratchVector<float> t_shuffle;
 
 // C[(o, ky, kx), p] = sum_i W[i, o, ky, kx] x[i, p] per band of input rows
 // (C in L2), then out[o, 2y + ky, 2x + kx] = C[(o, ky, kx), y W + x] + b[o].

@@ -65,12 +65,19 @@ void ConvertF32ToF16(const float* src, uint16_t* dst, size_t count, core::Parall
   parallel.Run(count, kConvertGrain, [&](size_t b, size_t e) { ConvertF32ToF16(src + b, dst + b, e - b); });
 }
 
-const float* AsF32(const TensorView* t, std::vector<float>& storage, core::ParallelFor& parallel) {
+template <typename Storage>
+const float* AsF32Into(const TensorView* t, Storage& storage, core::ParallelFor& parallel) {
   if (t == nullptr || !t->present()) return nullptr;
   if (t->type == DataType::kFloat32) return t->as<float>();
   storage.resize(t->elements());
   ConvertF16ToF32(t->as<uint16_t>(), storage.data(), storage.size(), parallel);
   return storage.data();
+}
+const float* AsF32(const TensorView* t, std::vector<float>& storage, core::ParallelFor& parallel) {
+  return AsF32Into(t, storage, parallel);
+}
+const float* AsF32(const TensorView* t, memory::ScratchVector<float>& storage, core::ParallelFor& parallel) {
+  return AsF32Into(t, storage, parallel);
 }
 
 }  // namespace webnn::ops::cpu

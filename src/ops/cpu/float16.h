@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/parallel.h"
+#include "memory/scratch.h"
 #include "ops/kernel.h"
 
 namespace webnn::ops::cpu {
@@ -22,5 +23,6 @@ void ConvertF32ToF16(const float* src, uint16_t* dst, size_t count, core::Parall
 // A float32 or float16 tensor as float32: its own data, or a copy widened
 // into `storage`. Null for an absent tensor.
 const float* AsF32(const TensorView* t, std::vector<float>& storage, core::ParallelFor& parallel);
+const float* AsF32(const TensorView* t, memory::ScratchVector<float>& storage, core::ParallelFor& parallel);
 
 }  // namespace webnn::ops::cpu

@@ -29,6 +29,8 @@ struct PackedB {
   size_t offset = 0;
 
   const float* panels() const { return data.data() + offset; }
+  // Bytes held (accounted as constants (packed) when it is a constant's pack).
+  size_t bytes() const { return data.capacity() * sizeof(float); }
 };
 
 // Packs B. `b` is row-major [K, N] with leading dimension `ldb`, or, when

@@ -35,6 +35,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "memory/scratch.h"
 #include "ops/cpu/float16.h"
 #include "ops/cpu/gemm.h"
 
@@ -42,12 +43,17 @@
 #define WEBNN_GEMM_CORE_ONCE
 namespace webnn::ops::cpu::gemm_detail {
 
-// Per-thread scratch for packed A blocks; it only grows.
+// Per-thread scratch for packed A blocks; it only grows. Accounted as
+// workspace of the work the thread does when it grows (memory/ledger.h).
 struct ScratchBuffer {
   hwy::AlignedFreeUniquePtr<float[]> data;
   size_t capacity = 0;
+  memory::Charge charge;
   float* Get(size_t floats) {
     if (floats > capacity) {
+      data.reset();
+      capacity = 0;
+      memory::ChargeWorkspace(charge, floats * sizeof(float), "gemm: packing A");
       data = hwy::AllocateAligned<float>(floats);
       capacity = floats;
     }
@@ -889,9 +895,14 @@ void GemmF32(size_t m, size_t n, size_t k, const float* a, size_t lda, const flo
   }
   // Packing reads and writes B once: small next to the 2*M*N*K flops for M > 1.
   static thread_local PackedB packed;
+  static thread_local memory::Charge packed_charge;  // workspace, as memory::ScratchVector
   const size_t width = GemmPanelWidth();
   const size_t floats = gemm_detail::CeilDiv(n, width) * k * width + 16;
-  if (packed.data.size() < floats) packed.data.resize(floats);
+  if (packed.data.size() < floats) {
+    std::vector<float>().swap(packed.data);
+    memory::ChargeWorkspace(packed_charge, floats * sizeof(float), "gemm: packing B");
+    packed.data.resize(floats);
+  }
   packed.k = k;
   packed.n = n;
   packed.panel_width = width;

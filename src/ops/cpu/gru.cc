@@ -28,6 +28,7 @@
 #include <memory>
 #include <vector>
 
+#include "memory/scratch.h"
 #include "ops/cpu/float16.h"
 #include "ops/cpu/gemm.h"
 #include "ops/cpu/kernel_registry.h"
@@ -181,12 +182,12 @@ void GruDirection(const GruProblem& pb, size_t dir, const GruPackedDirection& wp
                   core::ParallelFor& parallel) {
   const size_t H = pb.hidden, B = pb.batch, G = 3 * H;
   const size_t state = B * H;
-  std::vector<float> proj(pb.steps * B * G);
+  memory::ScratchVector<float> proj(pb.steps * B * G);
   GemmEpilogue input_epilogue;
   input_epilogue.bias = pb.bias ? pb.bias + dir * G : nullptr;
   GemmF32(pb.steps * B, G, pb.input_size, pb.x, pb.input_size, wp.w, proj.data(), G, input_epilogue, parallel);
 
-  std::vector<float> h(state, 0.0f), h_next(state), rec(B * (pb.reset_after ? G : 2 * H)), rec_n, z, rh;
+  memory::ScratchVector<float> h(state, 0.0f), h_next(state), rec(B * (pb.reset_after ? G : 2 * H)), rec_n, z, rh;
   if (pb.h0) std::memcpy(h.data(), pb.h0 + dir * state, state * sizeof(float));
   if (!pb.reset_after) {
     rec_n.resize(state);
@@ -266,7 +267,7 @@ void RunGru(const KernelContext& ctx) {
   pb.g = attrs.activations[1];
   const bool f16 = input.type == DataType::kFloat16;
 
-  std::vector<float> x32, bias32, rbias32, h032, out_h32, out_seq32;
+  memory::ScratchVector<float> x32, bias32, rbias32, h032, out_h32, out_seq32;
   pb.x = AsF32(&input, x32, ctx.parallel);
   pb.bias = AsF32(bias, bias32, ctx.parallel);
   pb.rbias = AsF32(rbias, rbias32, ctx.parallel);
@@ -335,6 +336,9 @@ std::shared_ptr<const void> PrepareGru(const PrepareContext& ctx) {
     for (size_t dir = 0; dir < directions; ++dir)
       PackRecurrentWeight(prepared->r[dir], recurrent, dir, attrs.hiddenSize, attrs.resetAfter, serial);
   }
+  for (const auto* dirs : {&prepared->w, &prepared->r})
+    for (const GruPackedDirection& d : *dirs)
+      ctx.prepared_bytes += d.w.bytes() + d.r_all.bytes() + d.r_zr.bytes() + d.r_n.bytes();
   return prepared;
 }
 

@@ -24,6 +24,9 @@ struct PrepareContext {
   const OpAttrs& attrs;
   std::span<const TensorView> inputs;
   std::span<const TensorView> outputs;
+  // The prepare function adds the bytes of what it returns (packed weights,
+  // tables): they are accounted as constants (packed).
+  mutable uint64_t prepared_bytes = 0;
 };
 // Returns what the kernel receives as KernelContext::prepared (packed weights,
 // tables), or null. Runs once per compiled step, never per dispatch.

@@ -25,6 +25,7 @@
 #include <memory>
 #include <vector>
 
+#include "memory/scratch.h"
 #include "ops/cpu/float16.h"
 #include "ops/cpu/gemm.h"
 #include "ops/cpu/kernel_registry.h"
@@ -125,12 +126,12 @@ void LstmDirection(const LstmProblem& pb, size_t dir, const PackedB& w, const Pa
                    core::ParallelFor& parallel) {
   const size_t H = pb.hidden, B = pb.batch, G = 4 * H;
   const size_t state = B * H;
-  std::vector<float> proj(pb.steps * B * G);
+  memory::ScratchVector<float> proj(pb.steps * B * G);
   GemmEpilogue input_epilogue;
   input_epilogue.bias = pb.bias ? pb.bias + dir * G : nullptr;
   GemmF32(pb.steps * B, G, pb.input_size, pb.x, pb.input_size, w, proj.data(), G, input_epilogue, parallel);
 
-  std::vector<float> h(state, 0.0f), c(state, 0.0f), h_next(state), c_next(state), rec(B * G);
+  memory::ScratchVector<float> h(state, 0.0f), c(state, 0.0f), h_next(state), c_next(state), rec(B * G);
   if (pb.h0) std::memcpy(h.data(), pb.h0 + dir * state, state * sizeof(float));
   if (pb.c0) std::memcpy(c.data(), pb.c0 + dir * state, state * sizeof(float));
   GemmEpilogue rec_epilogue;
@@ -200,7 +201,7 @@ void RunLstm(const KernelContext& ctx) {
   pb.h = attrs.activations[2];
   const bool f16 = input.type == DataType::kFloat16;
 
-  std::vector<float> x32, bias32, rbias32, peephole32, h032, c032, out_h32, out_c32, out_seq32;
+  memory::ScratchVector<float> x32, bias32, rbias32, peephole32, h032, c032, out_h32, out_c32, out_seq32;
   pb.x = AsF32(&input, x32, ctx.parallel);
   pb.bias = AsF32(bias, bias32, ctx.parallel);
   pb.rbias = AsF32(rbias, rbias32, ctx.parallel);
@@ -265,6 +266,8 @@ std::shared_ptr<const void> PrepareLstm(const PrepareContext& ctx) {
     if (weight.present()) prepared->w.push_back(PackWeight(weight, dir, 4 * H, input_size, serial));
     if (recurrent.present()) prepared->r.push_back(PackWeight(recurrent, dir, 4 * H, H, serial));
   }
+  for (const auto* packs : {&prepared->w, &prepared->r})
+    for (const PackedB& p : *packs) ctx.prepared_bytes += p.bytes();
   return prepared;
 }
 

@@ -19,8 +19,11 @@ std::atomic<uint64_t> next_buffer_serial{1};
 
 class GpuBuffer final : public DeviceBuffer {
  public:
-  GpuBuffer(std::shared_ptr<VulkanDevice> device, uint64_t bytes, bool host_visible, std::string_view what)
-      : DeviceBuffer(bytes), device_(std::move(device)), memory_(device_->CreateBuffer(bytes, host_visible, what)),
+  // Charged to `account` on the gpu before the memory is allocated.
+  GpuBuffer(std::shared_ptr<VulkanDevice> device, uint64_t bytes, bool host_visible, std::string_view what,
+            const memory::Account& account)
+      : DeviceBuffer(bytes), charge_(account.ledger, memory::Place::kGpu, account.category, bytes, what),
+        device_(std::move(device)), memory_(device_->CreateBuffer(bytes, host_visible, what)),
         serial_(next_buffer_serial++) {}
   ~GpuBuffer() override { device_->DestroyBuffer(memory_); }
   const VulkanBuffer& memory() const { return memory_; }
@@ -29,6 +32,7 @@ class GpuBuffer final : public DeviceBuffer {
   uint64_t serial() const { return serial_; }
 
  private:
+  memory::Charge charge_;
   std::shared_ptr<VulkanDevice> device_;
   VulkanBuffer memory_;
   uint64_t serial_;
@@ -67,8 +71,8 @@ struct Range {
 
 class GpuProgram final : public DeviceProgram {
  public:
-  GpuProgram(std::shared_ptr<VulkanDevice> device, const Program& program)
-      : device_(std::move(device)), program_(program) {}
+  GpuProgram(std::shared_ptr<VulkanDevice> device, const Program& program, std::shared_ptr<memory::Ledger> ledger)
+      : device_(std::move(device)), program_(program), ledger_(std::move(ledger)) {}
   ~GpuProgram() override {
     if (cmd_) device_->FreeCommandBuffer(cmd_);
   }
@@ -145,11 +149,13 @@ class GpuProgram final : public DeviceProgram {
       for (size_t i = 0; i < p.plan.scratch_bytes.size(); ++i)
         if (!scratch[i] || scratch[i]->size() < p.plan.scratch_bytes[i])
           scratch[i] = std::make_unique<GpuBuffer>(device_, p.plan.scratch_bytes[i], false,
-                                                   StrCat("scratch of ", OpName(program_.steps[s].op)));
+                                                   StrCat("scratch of ", OpName(program_.steps[s].op)),
+                                                   memory::Account{ledger_, memory::Category::kWorkspace});
       planned.push_back(std::move(p));
     }
     if (!params_ || params_->size() < param_bytes)
-      params_ = std::make_unique<GpuBuffer>(device_, std::max<uint64_t>(param_bytes, 256), true, "shader parameters");
+      params_ = std::make_unique<GpuBuffer>(device_, std::max<uint64_t>(param_bytes, 256), true, "shader parameters",
+                                            memory::Account{ledger_, memory::Category::kWorkspace});
     std::byte* param_memory = params_->memory().mapped;
 
     if (!cmd_) cmd_ = device_->AllocateCommandBuffer();
@@ -265,6 +271,7 @@ class GpuProgram final : public DeviceProgram {
 
   std::shared_ptr<VulkanDevice> device_;
   Program program_;
+  std::shared_ptr<memory::Ledger> ledger_;  // charged for params_ and scratch_ (workspace)
   VkCommandBuffer cmd_ = VK_NULL_HANDLE;
   std::vector<uint64_t> signature_;
   std::unique_ptr<GpuBuffer> params_;
@@ -301,8 +308,9 @@ class GpuDevice final : public Device {
     return s;
   }
 
-  std::shared_ptr<DeviceBuffer> Allocate(size_t bytes, std::string_view what) override {
-    return std::make_shared<GpuBuffer>(vulkan_, bytes, false, what);
+  std::shared_ptr<DeviceBuffer> Allocate(size_t bytes, std::string_view what,
+                                         const memory::Account& account) override {
+    return std::make_shared<GpuBuffer>(vulkan_, bytes, false, what, account);
   }
 
   void Upload(DeviceBuffer& buffer, size_t offset, std::span<const std::byte> data) override {
@@ -345,8 +353,8 @@ class GpuDevice final : public Device {
     }
   }
 
-  std::unique_ptr<DeviceProgram> Compile(const Program& program,
-                                         std::span<const std::shared_ptr<DeviceBuffer>>) override {
+  std::unique_ptr<DeviceProgram> Compile(const Program& program, std::span<const std::shared_ptr<DeviceBuffer>>,
+                                         const std::shared_ptr<memory::Ledger>& ledger) override {
     for (const ProgramStep& step : program.steps) {
       if (!FindGpuKernel(step.op).plan)
         throw NotSupportedError(StrCat(OpName(step.op), step.label.empty() ? "" : " [" + step.label + "]",
@@ -370,7 +378,7 @@ class GpuDevice final : public Device {
         }
       }
     }
-    auto p = std::make_unique<GpuProgram>(vulkan_, program);
+    auto p = std::make_unique<GpuProgram>(vulkan_, program, ledger);
     p->CheckPlans();
     return p;
   }
@@ -380,7 +388,10 @@ class GpuDevice final : public Device {
  private:
   static constexpr size_t kStagingBytes = 16u << 20;  // bounded staging: 16 MiB at a time
   VulkanBuffer& Staging() {
-    if (!staging_) staging_ = std::make_unique<GpuBuffer>(vulkan_, kStagingBytes, true, "staging");
+    // The device's, shared by its contexts: charged to the process ledger.
+    if (!staging_)
+      staging_ = std::make_unique<GpuBuffer>(vulkan_, kStagingBytes, true, "staging",
+                                             memory::Account{nullptr, memory::Category::kStaging});
     return const_cast<VulkanBuffer&>(staging_->memory());
   }
 

@@ -1,0 +1,495 @@
+// Memory accounting and the memoryLimit budget (issue 9): memory::PlanArena,
+// the budget tripping in each category with a message that says what and why,
+// the context usable afterwards, and usage that returns to its baseline.
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <optional>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/shape.h"
+#include "io/webnn_graph.h"
+#include "memory/arena.h"
+#include "memory/ledger.h"
+#include "scheduler/thread_pool.h"
+#include "test_util.h"
+
+using namespace webnn;
+using namespace webnn::test;
+
+namespace {
+
+const MLOperandDataType F32 = MLOperandDataType::kFloat32;
+
+// ---- memory::PlanArena ---------------------------------------------------------
+
+bool RangesOverlap(uint64_t a, uint64_t a_bytes, uint64_t b, uint64_t b_bytes) {
+  return a < b + b_bytes && b < a + a_bytes;
+}
+
+// No two buffers alive at the same step share a byte; every offset aligned.
+void CheckPlan(const std::vector<memory::BufferLifetime>& buffers, const memory::ArenaPlan& plan) {
+  REQUIRE(plan.offsets.size() == buffers.size());
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    CHECK(plan.offsets[i] % memory::kArenaAlignment == 0);
+    CHECK(plan.offsets[i] + buffers[i].bytes <= plan.total_bytes);
+    for (size_t j = i + 1; j < buffers.size(); ++j) {
+      const bool live_together =
+          buffers[i].first_use <= buffers[j].last_use && buffers[j].first_use <= buffers[i].last_use;
+      if (live_together)
+        CHECK_FALSE(RangesOverlap(plan.offsets[i], buffers[i].bytes, plan.offsets[j], buffers[j].bytes));
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("PlanArena: disjoint lifetimes share memory, overlapping ones do not", "[memory]") {
+  SECTION("disjoint") {
+    const std::vector<memory::BufferLifetime> b = {{1000, 0, 0}, {1000, 1, 1}, {1000, 2, 2}};
+    const memory::ArenaPlan plan = memory::PlanArena(b);
+    CheckPlan(b, plan);
+    CHECK(plan.total_bytes == 1024);  // one aligned slot, reused three times
+    CHECK(plan.offsets == std::vector<uint64_t>{0, 0, 0});
+  }
+  SECTION("overlapping") {
+    const std::vector<memory::BufferLifetime> b = {{1000, 0, 1}, {1000, 1, 2}, {1000, 2, 3}};
+    const memory::ArenaPlan plan = memory::PlanArena(b);
+    CheckPlan(b, plan);
+    // Each overlaps its neighbours only: 0 and 2 may share.
+    CHECK(plan.total_bytes == 2048);
+    CHECK(plan.offsets[0] == plan.offsets[2]);
+    CHECK(plan.offsets[0] != plan.offsets[1]);
+  }
+  SECTION("all alive at once") {
+    const std::vector<memory::BufferLifetime> b = {{100, 0, 5}, {200, 1, 5}, {300, 2, 5}};
+    const memory::ArenaPlan plan = memory::PlanArena(b);
+    CheckPlan(b, plan);
+    CHECK(plan.total_bytes == 128 + 256 + 320);
+  }
+}
+
+TEST_CASE("PlanArena: offsets are 64-byte aligned whatever the sizes", "[memory]") {
+  const std::vector<memory::BufferLifetime> b = {{1, 0, 3}, {65, 0, 3}, {3, 1, 2}, {127, 2, 3}, {0, 0, 3}};
+  const memory::ArenaPlan plan = memory::PlanArena(b);
+  CheckPlan(b, plan);
+  for (uint64_t offset : plan.offsets) CHECK(offset % 64 == 0);
+  // 64 + 128 + 64 + 128 + 64 (a zero-byte buffer still gets a slot).
+  CHECK(plan.total_bytes <= 448);
+}
+
+TEST_CASE("PlanArena: a chain reuses two slots; a freed gap is reused by a smaller buffer", "[memory]") {
+  // 11 tensors of 4 MiB, each read by the next step only: 8 MiB (issue 9).
+  std::vector<memory::BufferLifetime> chain;
+  for (uint32_t i = 0; i < 11; ++i) chain.push_back({uint64_t{4} << 20, i, i + 1});
+  const memory::ArenaPlan plan = memory::PlanArena(chain);
+  CheckPlan(chain, plan);
+  CHECK(plan.total_bytes == uint64_t{8} << 20);
+
+  // Best fit: the 1 KiB buffer goes into the 1 KiB hole, not after the 4 KiB one.
+  const std::vector<memory::BufferLifetime> b = {{4096, 0, 3}, {1024, 0, 0}, {1024, 1, 3}, {2048, 1, 3}};
+  const memory::ArenaPlan fit = memory::PlanArena(b);
+  CheckPlan(b, fit);
+  CHECK(fit.total_bytes == 4096 + 1024 + 2048);
+
+  // Random lifetimes: never an overlap of live buffers.
+  std::mt19937 rng(7);
+  for (int round = 0; round < 50; ++round) {
+    std::vector<memory::BufferLifetime> r;
+    for (int i = 0; i < 30; ++i) {
+      const uint32_t first = rng() % 20;
+      r.push_back({rng() % 5000, first, first + static_cast<uint32_t>(rng() % 6)});
+    }
+    CheckPlan(r, memory::PlanArena(r));
+  }
+}
+
+// ---- The budget ----------------------------------------------------------------
+
+namespace {
+
+MLContext LimitedContext(std::optional<uint64_t> limit) {
+  // One thread: kernel workspace is then the same from run to run. No passes:
+  // the graphs below keep the intermediates they are written with.
+  return ML::createContext(
+      {.device = DeviceUnderTest(), .numThreads = 1, .graphPasses = false, .memoryLimit = limit});
+}
+
+std::vector<std::byte> Floats(size_t n, float v = 0.5f) { return Bytes(std::vector<float>(n, v)); }
+
+MLBufferSource Source(const std::vector<std::byte>& bytes) { return MLBufferSource(std::span<const std::byte>(bytes)); }
+
+// Every category and device, but kernel workspace (per-thread scratch lives
+// as long as the thread that grew it).
+void CheckBackToBaseline(const MLMemoryUsage& now, const MLMemoryUsage& baseline) {
+  for (size_t d = 0; d < kMLMemoryDeviceCount; ++d)
+    for (size_t c = 0; c < kMLMemoryCategoryCount; ++c) {
+      if (static_cast<MLMemoryCategory>(c) == MLMemoryCategory::kWorkspace) continue;
+      INFO(ToString(static_cast<MLMemoryDevice>(d)) << " " << ToString(static_cast<MLMemoryCategory>(c)));
+      CHECK(now.counters[d][c].current == baseline.counters[d][c].current);
+    }
+}
+
+void CheckPeaks(const MLMemoryUsage& u) {
+  for (size_t d = 0; d < kMLMemoryDeviceCount; ++d) {
+    uint64_t sum = 0;
+    for (size_t c = 0; c < kMLMemoryCategoryCount; ++c) {
+      CHECK(u.counters[d][c].peak >= u.counters[d][c].current);
+      sum += u.counters[d][c].current;
+    }
+    CHECK(u.devices[d].current == sum);
+    CHECK(u.devices[d].peak >= u.devices[d].current);
+  }
+  CHECK(u.total.current == u.devices[0].current + u.devices[1].current);
+  CHECK(u.total.peak >= u.total.current);
+}
+
+// What the tests check after a QuotaExceededError: a small graph still
+// builds and runs, and gives the right answer.
+void CheckContextStillWorks(MLContext& ctx) {
+  MLGraphBuilder b(ctx);
+  auto x = b.input("x", {F32, {4}});
+  MLGraph g = b.build({{"y", b.relu(x)}});
+  MLTensor in = ctx.createTensor({F32, {4}, false, true});
+  MLTensor out = ctx.createTensor({F32, {4}, true, false});
+  ctx.writeTensor(in, Source(Bytes(std::vector<float>{-1, 2, -3, 4})));
+  ctx.dispatch(g, {{"x", in}}, {{"y", out}});
+  CHECK(ctx.readTensor(out) == Bytes(std::vector<float>{0, 2, 0, 4}));
+}
+
+// Calls `f` once; the message of the QuotaExceededError it must throw.
+std::string QuotaMessage(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const QuotaExceededError& e) {
+    return e.what();
+  } catch (const MLException& e) {
+    FAIL_CHECK("expected a QuotaExceededError, got " << e.name() << ": " << e.what());
+    return "";
+  }
+  FAIL_CHECK("expected a QuotaExceededError, nothing was thrown");
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("memoryLimit: 0 is a TypeError; unset is unlimited and reported", "[memory][device]") {
+  CHECK(ErrorName([] { LimitedContext(0); }) == "TypeError");
+  MLContext ctx = LimitedContext(std::nullopt);
+  CHECK_FALSE(ctx.memoryUsage().memoryLimit.has_value());
+  CHECK(LimitedContext(12345).memoryUsage().memoryLimit == 12345u);
+}
+
+TEST_CASE("memoryLimit trips on constants, then the context still works", "[memory][device]") {
+  MLContext ctx = LimitedContext(1 << 20);
+  const MLMemoryUsage baseline = ctx.memoryUsage();
+  const std::vector<std::byte> big = Floats(1 << 19);  // 2 MiB
+  std::string message;
+  {
+    MLGraphBuilder b(ctx);
+    message = QuotaMessage([&] { b.constant({F32, {1 << 19}}, Source(big)); });
+  }
+  CHECK_THAT(message, Catch::Contains("constant") && Catch::Contains("2097152 bytes") &&
+                          Catch::Contains("constants (raw)") && Catch::Contains("memoryLimit of 1048576") &&
+                          Catch::Contains("in use"));
+  CheckBackToBaseline(ctx.memoryUsage(), baseline);
+  CheckContextStillWorks(ctx);
+
+  // createConstantTensor is a constant too.
+  CHECK_THAT(QuotaMessage([&] { ctx.createConstantTensor({F32, {1 << 19}}, Source(big)); }),
+             Catch::Contains("createConstantTensor") && Catch::Contains("constants (raw)"));
+  CheckContextStillWorks(ctx);
+}
+
+TEST_CASE("memoryLimit trips on a weightless constant's binding", "[memory][device]") {
+  MLContext ctx = LimitedContext(1 << 20);
+  MLGraphBuilder b(ctx);
+  auto x = b.input("x", {F32, {1 << 19}});
+  auto w = b.constant(MLConstantDescriptor{F32, {1 << 19}, "w"});
+  // Building declares 2 MiB of weights and holds none of them.
+  MLGraph g = b.build({{"y", b.add(x, w)}});
+  CHECK(ctx.memoryUsage().at(MLMemoryDevice::kHost, MLMemoryCategory::kConstantsRaw).current == 0);
+  const std::vector<std::byte> big = Floats(1 << 19);
+  CHECK_THAT(QuotaMessage([&] { ctx.bindConstants(g, {{"w", Source(big)}}); }),
+             Catch::Contains("weightless constant 'w'") && Catch::Contains("constants (raw)"));
+  CHECK(g.unboundConstants() == std::vector<std::string>{"w"});
+  g.destroy();
+  CheckContextStillWorks(ctx);
+}
+
+TEST_CASE("memoryLimit trips on intermediates at build", "[memory][device]") {
+  MLContext ctx = LimitedContext(1 << 20);
+  const MLMemoryUsage baseline = ctx.memoryUsage();
+  MLGraphBuilder b(ctx);
+  auto x = b.input("x", {F32, {1 << 19}});  // 2 MiB
+  auto y = b.sigmoid(b.relu(x));             // relu's output: a 2 MiB intermediate
+  CHECK_THAT(QuotaMessage([&] { b.build({{"y", y}}); }),
+             Catch::Contains("build") && Catch::Contains("intermediates") && Catch::Contains("2097152 bytes") &&
+                 Catch::Contains("memoryLimit of 1048576"));
+  CheckBackToBaseline(ctx.memoryUsage(), baseline);
+  CheckContextStillWorks(ctx);
+}
+
+TEST_CASE("memoryLimit trips on tensors", "[memory][device]") {
+  MLContext ctx = LimitedContext(1 << 20);
+  MLTensor fits = ctx.createTensor({F32, {1 << 17}, true, true});  // 512 KiB
+  CHECK_THAT(QuotaMessage([&] { ctx.createTensor({F32, {1 << 18}, true, true}); }),
+             Catch::Contains("createTensor") && Catch::Contains("1048576 bytes of tensors") &&
+                 Catch::Contains("memoryLimit of 1048576") && Catch::Contains("524288 bytes in use") &&
+                 Catch::Contains(DeviceUnderTest() == MLDeviceType::kGpu ? "tensors on gpu 524288"
+                                                                         : "tensors on host 524288"));
+  fits.destroy();
+  CHECK(ctx.memoryUsage().total.current == 0);
+  CheckContextStillWorks(ctx);
+}
+
+namespace {
+
+// A gru whose per-run state (the input projection: steps x 3H floats) is
+// kernel workspace on cpu; on gpu, dispatch makes the shader parameters and
+// scratch buffers.
+struct GruGraph {
+  MLGraph graph;
+  MLNamedTensors inputs, outputs;
+};
+GruGraph BuildGru(MLContext& ctx) {
+  const uint32_t steps = 32, batch = 1, input_size = 64, hidden = 128;
+  MLGraphBuilder b(ctx);
+  auto x = b.input("x", {F32, {steps, batch, input_size}});
+  auto w = b.constant({F32, {1, 3 * hidden, input_size}}, Source(Floats(3 * hidden * input_size, 0.01f)));
+  auto r = b.constant({F32, {1, 3 * hidden, hidden}}, Source(Floats(3 * hidden * hidden, 0.01f)));
+  GruGraph g;
+  g.graph = b.build({{"h", b.gru(x, w, r, steps, hidden)[0]}});
+  MLTensor in = ctx.createTensor({F32, {steps, batch, input_size}, false, true});
+  ctx.writeTensor(in, Source(Floats(steps * batch * input_size)));
+  g.inputs = {{"x", in}};
+  g.outputs = {{"h", ctx.createTensor({F32, {1, batch, hidden}, true, false})}};
+  return g;
+}
+
+// Runs `f` on a thread of its own: the calling thread's kernel scratch
+// (thread_local) starts empty and is charged again, as in a fresh process.
+template <typename F>
+void OnFreshThread(F&& f) {
+  std::exception_ptr error;
+  std::thread t([&] {
+    try {
+      f();
+    } catch (...) {
+      error = std::current_exception();
+    }
+  });
+  t.join();
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace
+
+TEST_CASE("memoryLimit trips on kernel workspace at dispatch", "[memory][device]") {
+  if (DeviceUnderTest() == MLDeviceType::kReference) {
+    WARN("skipped: the reference device's kernels have no accounted workspace");
+    return;
+  }
+  bool supported = true;
+  uint64_t before = 0, peak = 0;
+  OnFreshThread([&] {
+    MLContext ctx = LimitedContext(std::nullopt);
+    supported = RunUnlessUnsupported(DeviceUnderTest(), "gru (memory test)", [&] {
+      GruGraph g = BuildGru(ctx);
+      before = ctx.memoryUsage().total.current;
+      ctx.dispatch(g.graph, g.inputs, g.outputs);
+      const MLMemoryUsage u = ctx.memoryUsage();
+      CheckPeaks(u);
+      const bool gpu = DeviceUnderTest() == MLDeviceType::kGpu;
+      CHECK(u.at(gpu ? MLMemoryDevice::kGpu : MLMemoryDevice::kHost, MLMemoryCategory::kWorkspace).peak > 0);
+      peak = u.total.peak;
+    });
+  });
+  if (!supported) return;
+  REQUIRE(peak > before);
+  OnFreshThread([&] {
+    // Room for everything up to the dispatch, not for the workspace it needs.
+    MLContext ctx = LimitedContext(before + (peak - before) / 2);
+    GruGraph g = BuildGru(ctx);
+    CHECK_THAT(QuotaMessage([&] { ctx.dispatch(g.graph, g.inputs, g.outputs); }),
+               Catch::Contains("bytes of workspace") && Catch::Contains("memoryLimit of"));
+    g = {};
+    CheckContextStillWorks(ctx);
+  });
+  OnFreshThread([&] {
+    // At the limit the first context reported needing, it runs.
+    MLContext ctx = LimitedContext(peak);
+    GruGraph g = BuildGru(ctx);
+    ctx.dispatch(g.graph, g.inputs, g.outputs);
+    CHECK(ctx.memoryUsage().total.peak <= peak);
+  });
+}
+
+TEST_CASE("memoryLimit trips on staging (one operand given as two outputs)", "[memory][device]") {
+  auto build = [](MLContext& ctx, MLGraph& g, MLNamedTensors& ins, MLNamedTensors& outs) {
+    MLGraphBuilder b(ctx);
+    auto x = b.input("x", {F32, {1 << 16}});
+    auto y = b.relu(x);
+    g = b.build({{"a", y}, {"b", y}});
+    ins = {{"x", ctx.createTensor({F32, {1 << 16}, false, true})}};
+    outs = {{"a", ctx.createTensor({F32, {1 << 16}, true, false})}, {"b", ctx.createTensor({F32, {1 << 16}, true, false})}};
+  };
+  uint64_t before = 0, after = 0;
+  {
+    MLContext ctx = LimitedContext(std::nullopt);
+    MLGraph g;
+    MLNamedTensors ins, outs;
+    build(ctx, g, ins, outs);
+    ctx.dispatch(g, ins, outs);  // once, so that the next dispatch needs no new workspace
+    before = ctx.memoryUsage().total.current;
+    ctx.resetPeakMemory();
+    ctx.dispatch(g, ins, outs);
+    const MLMemoryUsage u = ctx.memoryUsage();
+    CHECK(u.at(MLMemoryDevice::kHost, MLMemoryCategory::kStaging).peak == 4u << 16);
+    CHECK(u.at(MLMemoryDevice::kHost, MLMemoryCategory::kStaging).current == 0);
+    after = u.total.peak;
+  }
+  REQUIRE(after == before + (4u << 16));
+  MLContext ctx = LimitedContext(before + (2u << 16));
+  MLGraph g;
+  MLNamedTensors ins, outs;
+  build(ctx, g, ins, outs);
+  CHECK_THAT(QuotaMessage([&] {
+               ctx.dispatch(g, ins, outs);
+               ctx.dispatch(g, ins, outs);
+             }),
+             Catch::Contains("dispatch") && Catch::Contains("262144 bytes of staging"));
+  g.destroy();
+  for (auto* named : {&ins, &outs})
+    for (auto& [name, t] : *named) t.destroy();
+  CheckContextStillWorks(ctx);
+}
+
+TEST_CASE("memoryUsage: peaks bound the current bytes, which return to the baseline", "[memory][device]") {
+  MLContext ctx = LimitedContext(std::nullopt);
+  const MLMemoryUsage baseline = ctx.memoryUsage();
+  CHECK(baseline.total.current == 0);
+  const bool gpu = DeviceUnderTest() == MLDeviceType::kGpu;
+  const MLMemoryDevice place = gpu ? MLMemoryDevice::kGpu : MLMemoryDevice::kHost;
+  {
+    MLGraphBuilder b(ctx);
+    auto x = b.input("x", {F32, {64, 64}});
+    auto w = b.constant({F32, {64, 64}}, Source(Floats(64 * 64, 0.25f)));
+    auto y = b.relu(b.matmul(b.relu(x), w));
+    MLGraph g = b.build({{"y", y}});
+    MLTensor in = ctx.createTensor({F32, {64, 64}, false, true});
+    MLTensor out = ctx.createTensor({F32, {64, 64}, true, false});
+    ctx.writeTensor(in, Source(Floats(64 * 64)));
+    ctx.dispatch(g, {{"x", in}}, {{"y", out}});
+    const MLMemoryUsage u = ctx.memoryUsage();
+    CheckPeaks(u);
+    // The builder's copy of w on the host; on the gpu its upload too.
+    CHECK(u.at(MLMemoryDevice::kHost, MLMemoryCategory::kConstantsRaw).current == 4 * 64 * 64);
+    if (gpu) CHECK(u.at(MLMemoryDevice::kGpu, MLMemoryCategory::kConstantsRaw).current == 4 * 64 * 64);
+    if (DeviceUnderTest() == MLDeviceType::kCpu)
+      CHECK(u.at(MLMemoryDevice::kHost, MLMemoryCategory::kConstantsPacked).current >= 4 * 64 * 64);
+    CHECK(u.at(place, MLMemoryCategory::kTensors).current == 2 * 4 * 64 * 64);
+    CHECK(u.at(place, MLMemoryCategory::kIntermediates).current == g.memoryPlan().arenaBytes);
+    CHECK(g.memoryPlan().arenaBytes >= 4 * 64 * 64);
+    CHECK(g.memoryPlan().arenaBytes <= g.memoryPlan().intermediateBytes + 64 * g.memoryPlan().intermediateCount);
+
+    // The process-wide host counter holds at least this context's host bytes.
+    in.destroy();
+    CHECK(ctx.memoryUsage().at(place, MLMemoryCategory::kTensors).current == 4 * 64 * 64);
+  }
+  CheckBackToBaseline(ctx.memoryUsage(), baseline);
+  const MLMemoryUsage end = ctx.memoryUsage();
+  CHECK(end.total.peak > 0);
+  ctx.resetPeakMemory();
+  CHECK(ctx.memoryUsage().total.peak == ctx.memoryUsage().total.current);
+}
+
+// ---- A real model --------------------------------------------------------------
+
+TEST_CASE("memoryLimit: PP-OCR det runs at the limit it reports needing and fails cleanly 10% below", "[memory][models]") {
+  const std::filesystem::path dir = std::filesystem::path(WEBNN_TEST_BUILD_DIR) / "models";
+  const std::filesystem::path det = dir / "det.json";
+  if (!std::filesystem::exists(det)) {
+    WARN("skipped: " << det.string() << " is absent (meson test --suite models, or scripts/models.sh, converts it)");
+    return;
+  }
+  // Load, build, one dispatch; returns the peak bytes the context reports.
+  auto run = [&](std::optional<uint64_t> limit) {
+    uint64_t peak = 0;
+    OnFreshThread([&] {
+      MLContext ctx = ML::createContext({.device = MLDeviceType::kCpu, .numThreads = 1, .memoryLimit = limit});
+      try {
+        io::LoadedGraph g = io::LoadGraphFile(ctx, det.string(), {});
+        MLNamedTensors ins, outs;
+        for (const auto& [name, desc] : g.inputs) {
+          std::vector<uint32_t> shape;
+          for (const MLDimension& d : desc.shape) shape.push_back(static_cast<uint32_t>(d.size()));
+          ins[name] = ctx.createTensor({desc.dataType, shape, false, true});
+          ctx.writeTensor(ins[name], Source(Floats(core::ElementCount(shape), 0.1f)));
+        }
+        for (const auto& [name, desc] : g.outputs) {
+          std::vector<uint32_t> shape;
+          for (const MLDimension& d : desc.shape) shape.push_back(static_cast<uint32_t>(d.size()));
+          outs[name] = ctx.createTensor({desc.dataType, shape, true, false});
+        }
+        ctx.dispatch(g.graph, ins, outs);
+        for (const auto& [name, t] : outs) ctx.readTensor(t);
+        peak = ctx.memoryUsage().total.peak;
+      } catch (const QuotaExceededError&) {
+        // Nothing leaks: once the handles are gone the context holds nothing
+        // but kernel scratch, and a small graph runs.
+        const MLMemoryUsage u = ctx.memoryUsage();
+        CHECK(u.total.current == u.at(MLMemoryDevice::kHost, MLMemoryCategory::kWorkspace).current);
+        CheckContextStillWorks(ctx);
+        throw;
+      }
+    });
+    return peak;
+  };
+  const uint64_t needed = run(std::nullopt);
+  REQUIRE(needed > 0);
+  WARN("PP-OCR det on cpu needs memoryLimit " << needed << " bytes");
+  CHECK(run(needed) == needed);
+  const uint64_t below = needed - needed / 10;
+  try {
+    run(below);
+    FAIL("det ran with memoryLimit " << below << ", 10% below the " << needed << " bytes it reported needing");
+  } catch (const QuotaExceededError& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains("memoryLimit of " + std::to_string(below)) &&
+                                          Catch::Contains("bytes in use"));
+  }
+}
+
+// ---- Workspace errors on worker threads -------------------------------------------
+
+TEST_CASE("thread pool: an exception in a worker's chunk reaches Run's caller; the pool keeps working",
+          "[memory]") {
+  scheduler::ThreadPool pool(2);
+  std::atomic<size_t> done{0};
+  // Every chunk but the first throws: the workers' ones must not terminate
+  // the process (a workspace over memoryLimit throws there).
+  CHECK(ErrorName([&] {
+          pool.Run(64, 1, [&](size_t begin, size_t) {
+            if (begin != 0) throw QuotaExceededError("kernel scratch: over the limit");
+            done += 1;
+          });
+        }) == "QuotaExceededError");
+  std::atomic<size_t> sum{0};
+  pool.Run(64, 1, [&](size_t begin, size_t end) { sum += end - begin; });
+  CHECK(sum == 64);
+  // The caller's workspace ledger is the workers' while they run its job.
+  auto ledger = std::make_shared<memory::Ledger>("test limit", 0, nullptr);
+  memory::WorkspaceScope scope(ledger.get());
+  std::atomic<size_t> elsewhere{0};
+  for (int round = 0; round < 20; ++round)
+    pool.Run(64, 1, [&](size_t, size_t) {
+      if (memory::ThreadWorkspaceLedger() != ledger.get()) elsewhere += 1;
+    });
+  CHECK(elsewhere == 0);
+  CHECK(memory::ThreadWorkspaceLedger() == ledger.get());
+}
