@@ -2,9 +2,11 @@
 // operation (BuilderImpl::AddOp). The 95 operation methods are in builder_ops.cc.
 #include <set>
 
+#include "api/constant_bytes_builder.h"
 #include "api/impl.h"
 #include "core/strings.h"
 #include "graph/lower.h"
+#include "memory/constant_bytes.h"
 #include "ops/number_cast.h"
 #include "webnn/webnn.h"
 
@@ -107,23 +109,48 @@ MLOperand MLGraphBuilder::input(const std::string& name, const MLOperandDescript
   return impl_->Wrap(impl_->graph.AddInput(name, desc));
 }
 
-MLOperand MLGraphBuilder::constant(const MLOperandDescriptor& descriptor, const MLBufferSource& buffer) {
-  impl_->CheckCanBuild("constant");
+namespace {
+
+// constant(descriptor, buffer)'s checks; returns the static shape.
+std::vector<uint32_t> CheckConstant(internal::BuilderImpl& impl, const MLOperandDescriptor& descriptor,
+                                    const MLBufferSource& buffer) {
+  impl.CheckCanBuild("constant");
   internal::CheckDescriptor(descriptor.dataType, descriptor.shape, "constant");
   std::vector<uint32_t> shape;
   for (const MLDimension& d : descriptor.shape) {
     if (d.isDynamic()) throw TypeError("constant: a constant cannot have dynamic dimensions");
     shape.push_back(static_cast<uint32_t>(d.size()));
   }
-  if (!impl_->context->io_types().Contains(descriptor.dataType))
+  if (!impl.context->io_types().Contains(descriptor.dataType))
     throw TypeError(StrCat("constant: data type ", ToString(descriptor.dataType), " is not supported"));
   const uint64_t bytes = ByteLengthFor(descriptor.dataType, core::ElementCount(shape));
   internal::CheckBufferMatches(buffer, descriptor.dataType, bytes, "constant");
+  return shape;
+}
+
+}  // namespace
+
+MLOperand MLGraphBuilder::constant(const MLOperandDescriptor& descriptor, const MLBufferSource& buffer) {
+  const std::vector<uint32_t> shape = CheckConstant(*impl_, descriptor, buffer);
   auto data = std::make_shared<graph::ConstantData>();
   // A copy: the caller may change or free the buffer after this returns.
-  data->host = std::make_shared<const std::vector<std::byte>>(buffer.bytes().begin(), buffer.bytes().end());
+  data->host = memory::ConstantBytes::Copy(buffer.bytes());
   return impl_->Wrap(impl_->graph.AddConstant({descriptor.dataType, core::StaticShape(shape)}, std::move(data)));
 }
+
+namespace internal {
+
+MLOperand ConstantFromBytes(MLGraphBuilder& builder, const MLOperandDescriptor& descriptor,
+                            std::shared_ptr<const memory::ConstantBytes> bytes) {
+  if (!bytes) throw TypeError("constant: no bytes");
+  internal::BuilderImpl& impl = *builder.impl();
+  const std::vector<uint32_t> shape = CheckConstant(impl, descriptor, MLBufferSource(bytes->bytes()));
+  auto data = std::make_shared<graph::ConstantData>();
+  data->host = std::move(bytes);  // immutable: shared, not copied
+  return impl.Wrap(impl.graph.AddConstant({descriptor.dataType, core::StaticShape(shape)}, std::move(data)));
+}
+
+}  // namespace internal
 
 MLOperand MLGraphBuilder::constant(MLOperandDataType dataType, const MLNumber& value) {
   impl_->CheckCanBuild("constant");
@@ -133,10 +160,10 @@ MLOperand MLGraphBuilder::constant(MLOperandDataType dataType, const MLNumber& v
     throw TypeError(StrCat("constant: a BigInt value cannot make a ", ToString(dataType), " constant"));
   if (!impl_->context->io_types().Contains(dataType))
     throw TypeError(StrCat("constant: data type ", ToString(dataType), " is not supported"));
-  auto bytes = std::make_shared<std::vector<std::byte>>(ByteLengthFor(dataType, 1));
-  ops::WriteCastValue(ops::CastMLNumber(value, dataType), dataType, bytes->data());
+  std::vector<std::byte> bytes(ByteLengthFor(dataType, 1));
+  ops::WriteCastValue(ops::CastMLNumber(value, dataType), dataType, bytes.data());
   auto data = std::make_shared<graph::ConstantData>();
-  data->host = std::move(bytes);
+  data->host = memory::ConstantBytes::Adopt(std::move(bytes));
   return impl_->Wrap(impl_->graph.AddConstant({dataType, {}}, std::move(data)));
 }
 

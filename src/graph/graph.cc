@@ -161,8 +161,12 @@ std::vector<OperandId> Graph::AppendNode(ops::OpKind op, const std::string& labe
 }
 
 OperandId Graph::AddHostConstant(const OperandDesc& desc, std::vector<std::byte> bytes) {
+  return AddHostConstant(desc, memory::ConstantBytes::Adopt(std::move(bytes)));
+}
+
+OperandId Graph::AddHostConstant(const OperandDesc& desc, std::shared_ptr<const memory::ConstantBytes> bytes) {
   auto data = std::make_shared<ConstantData>();
-  data->host = std::make_shared<const std::vector<std::byte>>(std::move(bytes));
+  data->host = std::move(bytes);
   return AddConstant(desc, std::move(data));
 }
 

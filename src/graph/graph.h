@@ -14,6 +14,7 @@
 
 #include "core/shape.h"
 #include "core/symbols.h"
+#include "memory/constant_bytes.h"
 #include "ops/device.h"
 #include "ops/op_kind.h"
 #include "ops/schema.h"
@@ -26,9 +27,15 @@ inline constexpr OperandId kNoOperand = UINT32_MAX;
 
 // Where a constant's bytes come from.
 struct ConstantData {
-  std::shared_ptr<const std::vector<std::byte>> host;  // constant(desc, buffer) and scalars
+  // constant(desc, buffer) and scalars (owned copies), or views of a mapped
+  // weights file (io::WeightStore). Reset after build once the device holds
+  // what it needs (`released`): a packed copy, or its own upload.
+  std::shared_ptr<const memory::ConstantBytes> host;
   std::shared_ptr<ops::DeviceBuffer> tensor_buffer;     // constant(MLTensor), on the context's device
   std::string weightless_label;                         // bound after build (DAOP / webnn#901)
+  // The host bytes were dropped after compilation: neither a weightless
+  // constant nor readable (nothing reads constants after build).
+  bool released = false;
 };
 
 struct Operand {
@@ -80,6 +87,7 @@ class Graph {
                                     std::shared_ptr<const ops::OpAttrs> attrs, std::vector<OperandDesc> outputs);
   // Adds a constant operand with host data.
   OperandId AddHostConstant(const OperandDesc& desc, std::vector<std::byte> bytes);
+  OperandId AddHostConstant(const OperandDesc& desc, std::shared_ptr<const memory::ConstantBytes> bytes);
   // Makes every node that reads `from` read `to` instead.
   void ReplaceUses(OperandId from, OperandId to);
   // Replaces a node's attributes / inputs.

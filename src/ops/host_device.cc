@@ -11,7 +11,7 @@ std::shared_ptr<DeviceBuffer> HostDevice::Allocate(size_t bytes, std::string_vie
   return std::make_shared<HostBuffer>(bytes, what);
 }
 
-std::shared_ptr<DeviceBuffer> HostDevice::ConstantBuffer(std::shared_ptr<const std::vector<std::byte>> data) {
+std::shared_ptr<DeviceBuffer> HostDevice::ConstantBuffer(std::shared_ptr<const memory::ConstantBytes> data) {
   return std::make_shared<SharedHostBuffer>(std::move(data));
 }
 
@@ -46,8 +46,10 @@ namespace {
 
 class HostProgram final : public DeviceProgram {
  public:
-  HostProgram(const Program& program, std::vector<HostDevice::CompiledStep> steps)
-      : program_(program), steps_(std::move(steps)) {}
+  HostProgram(const Program& program, std::vector<HostDevice::CompiledStep> steps, std::vector<bool> reads_constant)
+      : program_(program), steps_(std::move(steps)), reads_constant_(std::move(reads_constant)) {}
+
+  bool ReadsConstant(size_t value) const override { return reads_constant_.at(value); }
 
   void Run(std::span<const ValueBinding> values, core::ParallelFor& parallel) override {
     std::vector<TensorView> inputs, outputs;
@@ -70,20 +72,38 @@ class HostProgram final : public DeviceProgram {
  private:
   Program program_;
   std::vector<HostDevice::CompiledStep> steps_;
+  std::vector<bool> reads_constant_;  // per value
 };
 
 }  // namespace
 
 std::unique_ptr<DeviceProgram> HostDevice::Compile(const Program& program,
                                                    std::span<const std::shared_ptr<DeviceBuffer>> constants) {
+  // Readers of each constant not compiled yet, and whether one reads its
+  // bytes at run. Once the last reader has packed a constant its pages are
+  // released at once, so packing a chain of weights holds one raw weight at a
+  // time (1 GiB of float32 matmul weights: peak 1.0x + one layer, not 2x).
+  const size_t n = program.values.size();
+  std::vector<uint32_t> readers(n, 0);
+  std::vector<bool> reads_constant(n, false);
+  for (const ProgramStep& step : program.steps)
+    for (int32_t v : step.inputs)
+      if (v >= 0 && program.values[v].kind == ProgramValue::Kind::kConstant) ++readers[v];
   std::vector<CompiledStep> steps;
   for (const ProgramStep& step : program.steps) {
     CompiledStep compiled = CompileStep(program, step, constants);
     if (compiled.run == nullptr)
       throw NotSupportedError(core::StrCat("device '", name(), "' has no kernel for ", OpName(step.op)));
+    for (size_t i = 0; i < step.inputs.size(); ++i) {
+      const int32_t v = step.inputs[i];
+      if (v < 0 || program.values[v].kind != ProgramValue::Kind::kConstant) continue;
+      const bool packed = compiled.prepared && i < 32 && (compiled.packed_inputs >> i & 1u);
+      if (!packed) reads_constant[v] = true;
+      if (--readers[v] == 0 && !reads_constant[v] && constants[v]) constants[v]->ReleaseResidentPages();
+    }
     steps.push_back(std::move(compiled));
   }
-  return std::make_unique<HostProgram>(program, std::move(steps));
+  return std::make_unique<HostProgram>(program, std::move(steps), std::move(reads_constant));
 }
 
 }  // namespace webnn::ops

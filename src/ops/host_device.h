@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "memory/constant_bytes.h"
 #include "memory/host_memory.h"
 #include "ops/device.h"
 #include "ops/kernel.h"
@@ -20,15 +21,17 @@ class HostBuffer final : public DeviceBuffer {
   memory::HostBlock block_;
 };
 
-// Read-only view of shared host bytes (constants); nothing is copied.
+// Read-only view of shared host bytes (constants); nothing is copied. The
+// bytes may be a read-only file mapping: kernels never write constants.
 class SharedHostBuffer final : public DeviceBuffer {
  public:
-  explicit SharedHostBuffer(std::shared_ptr<const std::vector<std::byte>> data)
+  explicit SharedHostBuffer(std::shared_ptr<const memory::ConstantBytes> data)
       : DeviceBuffer(data->size()), data_(std::move(data)) {}
   std::byte* host_data() override { return const_cast<std::byte*>(data_->data()); }
+  void ReleaseResidentPages() override { data_->ReleaseResidentPages(); }
 
  private:
-  std::shared_ptr<const std::vector<std::byte>> data_;
+  std::shared_ptr<const memory::ConstantBytes> data_;
 };
 
 class HostDevice : public Device {
@@ -36,7 +39,8 @@ class HostDevice : public Device {
   std::shared_ptr<DeviceBuffer> Allocate(size_t bytes, std::string_view what) override;
   void Upload(DeviceBuffer& buffer, size_t offset, std::span<const std::byte> data) override;
   void Download(DeviceBuffer& buffer, size_t offset, std::span<std::byte> data) override;
-  std::shared_ptr<DeviceBuffer> ConstantBuffer(std::shared_ptr<const std::vector<std::byte>> data) override;
+  std::shared_ptr<DeviceBuffer> ConstantBuffer(std::shared_ptr<const memory::ConstantBytes> data) override;
+  bool SharesConstantBytes() const override { return true; }
   std::unique_ptr<DeviceProgram> Compile(const Program& program,
                                          std::span<const std::shared_ptr<DeviceBuffer>> constants) override;
 
@@ -44,6 +48,10 @@ class HostDevice : public Device {
   struct CompiledStep {
     KernelFn run = nullptr;
     std::shared_ptr<const void> prepared;
+    // Input slots (bit i: step input i) that `prepared` holds a packed copy of
+    // and the kernel never reads at run: once every reader of a constant has
+    // packed it, its bytes are released.
+    uint32_t packed_inputs = 0;
   };
 
  protected:

@@ -16,6 +16,10 @@ class Executable {
  public:
   // `constants[v]` is the buffer of constant value v (null for other values).
   // Plans the arena from the program's value lifetimes at their maximum shapes.
+  // When every constant is present the device program is compiled here, and
+  // the buffers of constants it packed and no longer reads are dropped
+  // (constant_released); a program with weightless constants keeps them all,
+  // since binding one recompiles the whole program.
   Executable(std::shared_ptr<ops::Device> device, ops::Program program,
              std::vector<std::shared_ptr<ops::DeviceBuffer>> constants);
 
@@ -32,11 +36,14 @@ class Executable {
   // (Re)compiles the device program; done when every constant is present.
   void CompileDeviceProgram();
   bool compiled() const { return device_program_ != nullptr; }
+  // Whether constant value `value`'s buffer was dropped after compilation.
+  bool constant_released(size_t value) const { return released_.at(value); }
 
  private:
   std::shared_ptr<ops::Device> device_;
   ops::Program program_;
   std::vector<std::shared_ptr<ops::DeviceBuffer>> constants_;
+  std::vector<bool> released_;  // per value
   std::shared_ptr<ops::DeviceBuffer> arena_;
   std::vector<uint64_t> arena_offsets_;  // per value; intermediates only
   std::unique_ptr<ops::DeviceProgram> device_program_;

@@ -394,6 +394,9 @@ std::shared_ptr<const void> PrepareConv2d(const PrepareContext& ctx) {
   prepared->filter = PackFilter(attrs, filter, ComputeConv2dGeometry(attrs, input.shape, filter.shape));
   if (const TensorView* bias = OptionalInput(ctx.inputs, 2))
     prepared->bias = PackBias(*prepared->filter, *bias);
+  // RunConv2d reads the filter's shape only. (Not the bias: its presence in
+  // the inputs says whether there is one.)
+  ctx.packed_inputs |= 1u << 1;
   return prepared;
 }
 

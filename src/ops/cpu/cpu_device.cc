@@ -85,7 +85,11 @@ class CpuDevice final : public HostDevice {
     const cpu::CpuKernel* k = cpu::Registry().Find(step.op, in_types, out_types);
     if (!k) throw NotSupportedError(core::StrCat("cpu: no kernel for ", OpName(step.op), " with these data types"));
     CompiledStep compiled{k->run, nullptr};
-    if (k->prepare) compiled.prepared = k->prepare(cpu::PrepareContext{step.op, *step.attrs, inputs, outputs});
+    if (k->prepare) {
+      const cpu::PrepareContext prepare{step.op, *step.attrs, inputs, outputs};
+      compiled.prepared = k->prepare(prepare);
+      compiled.packed_inputs = prepare.packed_inputs;
+    }
     return compiled;
   }
 

@@ -24,6 +24,11 @@ struct PrepareContext {
   const OpAttrs& attrs;
   std::span<const TensorView> inputs;
   std::span<const TensorView> outputs;
+  // Set by the prepare function: bit i when what it returns holds a packed
+  // copy of constant input i and the kernel's run never reads that input's
+  // data (it may then be null). The device releases a constant's bytes once
+  // every step reading it has packed it.
+  mutable uint32_t packed_inputs = 0;
 };
 // Returns what the kernel receives as KernelContext::prepared (packed weights,
 // tables), or null. Runs once per compiled step, never per dispatch.

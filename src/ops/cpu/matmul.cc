@@ -168,6 +168,7 @@ std::shared_ptr<const void> PrepareMatmul(const PrepareContext& ctx) {
     if (b.type == DataType::kFloat32) prepared->b.push_back(PackB(b.as<float>() + i * k * n, k, n, n, false));
     else prepared->b.push_back(PackBF16(b.as<uint16_t>() + i * k * n, k, n, n, false, serial));
   }
+  ctx.packed_inputs |= 1u << 1;  // RunMatmul reads B's shape only
   return prepared;
 }
 

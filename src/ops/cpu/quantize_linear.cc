@@ -295,6 +295,7 @@ std::shared_ptr<const void> PrepareQuantizeLinear(const PrepareContext& ctx) {
   const TensorView& zero_point = ctx.inputs[2];
   if (!scale.present() || !zero_point.present()) return nullptr;  // not constants: converted per dispatch
   const DataType int_type = ctx.op == OpKind::quantizeLinear ? ctx.outputs[0].type : ctx.inputs[0].type;
+  ctx.packed_inputs |= 1u << 1 | 1u << 2;  // RunQuantizeLinear reads their shapes only
   return MakeQuantParams(scale, zero_point, WideIntegers(int_type), nullptr);
 }
 
