@@ -54,9 +54,13 @@ std::shared_ptr<const ConstantBytes> ConstantBytes::Copy(std::span<const std::by
 }
 
 std::shared_ptr<const ConstantBytes> ConstantBytes::Adopt(std::vector<std::byte> bytes) {
+  return Share(std::make_shared<const std::vector<std::byte>>(std::move(bytes)));
+}
+
+std::shared_ptr<const ConstantBytes> ConstantBytes::Share(std::shared_ptr<const std::vector<std::byte>> bytes) {
   std::shared_ptr<ConstantBytes> c(new ConstantBytes());
   c->owned_ = std::move(bytes);
-  c->bytes_ = c->owned_;
+  c->bytes_ = *c->owned_;
   return c;
 }
 

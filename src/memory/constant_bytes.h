@@ -44,6 +44,9 @@ class ConstantBytes {
   // An owned copy of `bytes`.
   static std::shared_ptr<const ConstantBytes> Copy(std::span<const std::byte> bytes);
   static std::shared_ptr<const ConstantBytes> Adopt(std::vector<std::byte> bytes);
+  // Bytes already held in a shared vector (e.g. a copy made elsewhere), not
+  // copied again; the vector lives as long as the ConstantBytes.
+  static std::shared_ptr<const ConstantBytes> Share(std::shared_ptr<const std::vector<std::byte>> bytes);
   // `bytes` inside `file`, not copied; the view keeps the file mapped. When
   // `bytes` is not aligned to `alignment` (the element size, for typed reads)
   // the bytes are copied instead.
@@ -65,7 +68,7 @@ class ConstantBytes {
 
  private:
   ConstantBytes() = default;
-  std::vector<std::byte> owned_;
+  std::shared_ptr<const std::vector<std::byte>> owned_;
   std::shared_ptr<const MappedFile> file_;
   std::span<const std::byte> bytes_;
 };
