@@ -2,9 +2,11 @@
 // operation (BuilderImpl::AddOp). The 95 operation methods are in builder_ops.cc.
 #include <set>
 
+#include "api/constant_bytes_builder.h"
 #include "api/impl.h"
 #include "core/strings.h"
 #include "graph/lower.h"
+#include "memory/constant_bytes.h"
 #include "memory/host_memory.h"
 #include "ops/number_cast.h"
 #include "webnn/webnn.h"
@@ -108,24 +110,49 @@ MLOperand MLGraphBuilder::input(const std::string& name, const MLOperandDescript
   return impl_->Wrap(impl_->graph.AddInput(name, desc));
 }
 
-MLOperand MLGraphBuilder::constant(const MLOperandDescriptor& descriptor, const MLBufferSource& buffer) {
-  impl_->CheckCanBuild("constant");
+namespace {
+
+// constant(descriptor, buffer)'s checks; returns the static shape.
+std::vector<uint32_t> CheckConstant(internal::BuilderImpl& impl, const MLOperandDescriptor& descriptor,
+                                    const MLBufferSource& buffer) {
+  impl.CheckCanBuild("constant");
   internal::CheckDescriptor(descriptor.dataType, descriptor.shape, "constant");
   std::vector<uint32_t> shape;
   for (const MLDimension& d : descriptor.shape) {
     if (d.isDynamic()) throw TypeError("constant: a constant cannot have dynamic dimensions");
     shape.push_back(static_cast<uint32_t>(d.size()));
   }
-  if (!impl_->context->io_types().Contains(descriptor.dataType))
+  if (!impl.context->io_types().Contains(descriptor.dataType))
     throw TypeError(StrCat("constant: data type ", ToString(descriptor.dataType), " is not supported"));
   const uint64_t bytes = ByteLengthFor(descriptor.dataType, core::ElementCount(shape));
   internal::CheckBufferMatches(buffer, descriptor.dataType, bytes, "constant");
+  return shape;
+}
+
+}  // namespace
+
+MLOperand MLGraphBuilder::constant(const MLOperandDescriptor& descriptor, const MLBufferSource& buffer) {
+  const std::vector<uint32_t> shape = CheckConstant(*impl_, descriptor, buffer);
   auto data = std::make_shared<graph::ConstantData>();
   // A copy: the caller may change or free the buffer after this returns.
-  data->host = memory::CountedCopy(buffer.bytes(), "constant",
-                                   {impl_->context->ledger(), memory::Category::kConstantsRaw});
+  data->host = memory::ConstantBytes::Share(memory::CountedCopy(
+      buffer.bytes(), "constant", {impl_->context->ledger(), memory::Category::kConstantsRaw}));
   return impl_->Wrap(impl_->graph.AddConstant({descriptor.dataType, core::StaticShape(shape)}, std::move(data)));
 }
+
+namespace internal {
+
+MLOperand ConstantFromBytes(MLGraphBuilder& builder, const MLOperandDescriptor& descriptor,
+                            std::shared_ptr<const memory::ConstantBytes> bytes) {
+  if (!bytes) throw TypeError("constant: no bytes");
+  internal::BuilderImpl& impl = *builder.impl();
+  const std::vector<uint32_t> shape = CheckConstant(impl, descriptor, MLBufferSource(bytes->bytes()));
+  auto data = std::make_shared<graph::ConstantData>();
+  data->host = std::move(bytes);  // immutable: shared, not copied
+  return impl.Wrap(impl.graph.AddConstant({descriptor.dataType, core::StaticShape(shape)}, std::move(data)));
+}
+
+}  // namespace internal
 
 MLOperand MLGraphBuilder::constant(MLOperandDataType dataType, const MLNumber& value) {
   impl_->CheckCanBuild("constant");
@@ -138,8 +165,8 @@ MLOperand MLGraphBuilder::constant(MLOperandDataType dataType, const MLNumber& v
   std::byte scalar[8] = {};
   ops::WriteCastValue(ops::CastMLNumber(value, dataType), dataType, scalar);
   auto data = std::make_shared<graph::ConstantData>();
-  data->host = memory::CountedCopy(std::span(scalar, ByteLengthFor(dataType, 1)), "constant",
-                                   {impl_->context->ledger(), memory::Category::kConstantsRaw});
+  data->host = memory::ConstantBytes::Share(memory::CountedCopy(std::span(scalar, ByteLengthFor(dataType, 1)), "constant",
+                                                                {impl_->context->ledger(), memory::Category::kConstantsRaw}));
   return impl_->Wrap(impl_->graph.AddConstant({dataType, {}}, std::move(data)));
 }
 

@@ -59,6 +59,19 @@ std::shared_ptr<GraphImpl> CompileGraph(const std::shared_ptr<ContextImpl>& cont
   } catch (const std::exception& e) {
     throw OperationError(StrCat("build: compilation failed: ", e.what()));
   }
+  // The graph's own references to constant bytes go once the device holds
+  // what it runs from: a packed copy (cpu), or its own upload (gpu). This
+  // drops the last reference to a packed weight (the builder's graph shares
+  // the same ConstantData), so its memory, or its pages of a mapped weights
+  // file, leave the process. Nothing reads constants from the IR after build.
+  for (size_t v = 0; v < lowered.operand_of_value.size(); ++v) {  // (lowered.program was moved)
+    const graph::Operand& o = ir->operand(lowered.operand_of_value[v]);
+    if (o.kind != graph::Operand::Kind::kConstant || !o.constant->host) continue;
+    if (!device.SharesConstantBytes() || g->executable->constant_released(v)) {
+      o.constant->host.reset();
+      o.constant->released = true;
+    }
+  }
   g->ir = std::move(ir);
   return g;
 }

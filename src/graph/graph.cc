@@ -162,8 +162,14 @@ std::vector<OperandId> Graph::AppendNode(ops::OpKind op, const std::string& labe
 }
 
 OperandId Graph::AddHostConstant(const OperandDesc& desc, std::vector<std::byte> bytes) {
+  // Charged to the context's ledger as constants (raw), like the builder's.
+  return AddHostConstant(desc, memory::ConstantBytes::Share(memory::CountedCopy(
+                                   bytes, "folding constants", {constant_ledger_, memory::Category::kConstantsRaw})));
+}
+
+OperandId Graph::AddHostConstant(const OperandDesc& desc, std::shared_ptr<const memory::ConstantBytes> bytes) {
   auto data = std::make_shared<ConstantData>();
-  data->host = memory::CountedCopy(bytes, "folding constants", {constant_ledger_, memory::Category::kConstantsRaw});
+  data->host = std::move(bytes);
   return AddConstant(desc, std::move(data));
 }
 

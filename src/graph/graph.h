@@ -14,6 +14,7 @@
 
 #include "core/shape.h"
 #include "core/symbols.h"
+#include "memory/constant_bytes.h"
 #include "memory/ledger.h"
 #include "ops/device.h"
 #include "ops/op_kind.h"
@@ -27,9 +28,15 @@ inline constexpr OperandId kNoOperand = UINT32_MAX;
 
 // Where a constant's bytes come from.
 struct ConstantData {
-  std::shared_ptr<const std::vector<std::byte>> host;  // constant(desc, buffer) and scalars
+  // constant(desc, buffer) and scalars (owned copies), or views of a mapped
+  // weights file (io::WeightStore). Reset after build once the device holds
+  // what it needs (`released`): a packed copy, or its own upload.
+  std::shared_ptr<const memory::ConstantBytes> host;
   std::shared_ptr<ops::DeviceBuffer> tensor_buffer;     // constant(MLTensor), on the context's device
   std::string weightless_label;                         // bound after build (DAOP / webnn#901)
+  // The host bytes were dropped after compilation: neither a weightless
+  // constant nor readable (nothing reads constants after build).
+  bool released = false;
 };
 
 struct Operand {
@@ -81,6 +88,7 @@ class Graph {
                                     std::shared_ptr<const ops::OpAttrs> attrs, std::vector<OperandDesc> outputs);
   // Adds a constant operand with host data.
   OperandId AddHostConstant(const OperandDesc& desc, std::vector<std::byte> bytes);
+  OperandId AddHostConstant(const OperandDesc& desc, std::shared_ptr<const memory::ConstantBytes> bytes);
   // Where AddHostConstant charges the constants it makes (the context's
   // ledger, as constants (raw)); null: the process ledger.
   void set_constant_ledger(std::shared_ptr<memory::Ledger> ledger) { constant_ledger_ = std::move(ledger); }

@@ -153,7 +153,7 @@ class NhwcRewriter {
     const std::vector<uint32_t> out = core::Sizes(out_desc.shape);
     const std::vector<uint64_t> in_strides = core::RowMajorStrides(in);
     const size_t element = static_cast<size_t>(BitsPerElement(o.desc.type) / 8);
-    const std::vector<std::byte>& src = *o.constant->host;
+    const memory::ConstantBytes& src = *o.constant->host;
     std::vector<std::byte> bytes(src.size());
     size_t k = 0;
     for (uint32_t i0 = 0; i0 < out[0]; ++i0)

@@ -96,7 +96,7 @@ std::optional<OperandId> ChannelBias(Graph& graph, const Node& conv, OperandId c
   for (const core::Dim& d : co.desc.shape) count *= d.size;
   if (count != channels.size) return std::nullopt;
   const OperandDesc bias_desc{co.desc.type, {core::Dim::Static(channels.size)}};
-  return graph.AddHostConstant(bias_desc, *co.constant->host);
+  return graph.AddHostConstant(bias_desc, co.constant->host);  // the same bytes, shared
 }
 
 // The float32 values of a constant with host data, or nothing.

@@ -1,5 +1,6 @@
 #include "io/webnn_graph.h"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -8,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "api/constant_bytes_builder.h"
 #include "core/shape.h"
 #include "core/strings.h"
 #include "io/js_value.h"
@@ -105,8 +107,8 @@ uint64_t ShapeByteLength(const WeightStore::Tensor& tensor, const std::string& w
 
 // ---- weights ------------------------------------------------------------------
 
-WeightStore WeightStore::FromWeightsBytes(std::vector<std::byte> bytes, const std::string& manifest_json,
-                                          const std::string& what) {
+void WeightStore::ParseWeights(const std::string& manifest_json, const std::string& what) {
+  const std::span<const std::byte> bytes = bytes_;
   if (bytes.size() < 8 || std::memcmp(bytes.data(), "WGWT", 4) != 0)
     throw DataError(StrCat(what, ": not a .weights file (missing WGWT magic)"));
   uint32_t version;
@@ -116,7 +118,6 @@ WeightStore WeightStore::FromWeightsBytes(std::vector<std::byte> bytes, const st
   if (!manifest.is_object() ||
       OptionalString(manifest, "format", "", StrCat(what, " manifest")) != "wg-weights-manifest")
     throw DataError(StrCat(what, " manifest: 'format' must be \"wg-weights-manifest\""));
-  WeightStore store;
   const Json& tensors = Field(manifest, "tensors", StrCat(what, " manifest"));
   if (!tensors.is_object()) throw DataError(StrCat(what, " manifest: 'tensors' must be an object"));
   for (const auto& [name, t] : tensors.items()) {
@@ -132,13 +133,12 @@ WeightStore WeightStore::FromWeightsBytes(std::vector<std::byte> bytes, const st
     const uint64_t expected = ShapeByteLength(tensor, w);
     if (tensor.length != expected)
       throw DataError(StrCat(w, ": byteLength ", tensor.length, " does not match its shape (", expected, " bytes)"));
-    store.tensors_[name] = tensor;
+    tensors_[name] = tensor;
   }
-  store.bytes_ = std::move(bytes);
-  return store;
 }
 
-WeightStore WeightStore::FromSafetensorsBytes(std::vector<std::byte> bytes, const std::string& what) {
+void WeightStore::ParseSafetensors(const std::string& what) {
+  const std::span<const std::byte> bytes = bytes_;
   if (bytes.size() < 8) throw DataError(StrCat(what, ": not a safetensors file (too short)"));
   uint64_t header_len;
   std::memcpy(&header_len, bytes.data(), 8);
@@ -149,7 +149,6 @@ WeightStore WeightStore::FromSafetensorsBytes(std::vector<std::byte> bytes, cons
       {"F32", MLOperandDataType::kFloat32}, {"F16", MLOperandDataType::kFloat16}, {"I32", MLOperandDataType::kInt32},
       {"U32", MLOperandDataType::kUint32},  {"I64", MLOperandDataType::kInt64},   {"U64", MLOperandDataType::kUint64},
       {"I8", MLOperandDataType::kInt8},     {"U8", MLOperandDataType::kUint8},    {"BOOL", MLOperandDataType::kUint8}};
-  WeightStore store;
   const uint64_t data_start = 8 + header_len;
   for (const auto& [name, t] : header.items()) {
     if (name == "__metadata__") continue;
@@ -170,19 +169,50 @@ WeightStore WeightStore::FromSafetensorsBytes(std::vector<std::byte> bytes, cons
     const uint64_t expected = ShapeByteLength(tensor, w);
     if (tensor.length != expected)
       throw DataError(StrCat(w, ": ", tensor.length, " bytes do not match its shape (", expected, " bytes)"));
-    store.tensors_[name] = tensor;
+    tensors_[name] = tensor;
   }
-  store.bytes_ = std::move(bytes);
+}
+
+WeightStore WeightStore::FromWeightsBytes(std::vector<std::byte> bytes, const std::string& manifest_json,
+                                          const std::string& what) {
+  WeightStore store;
+  store.owned_ = std::make_shared<const std::vector<std::byte>>(std::move(bytes));
+  store.bytes_ = *store.owned_;
+  store.ParseWeights(manifest_json, what);
+  return store;
+}
+
+WeightStore WeightStore::FromSafetensorsBytes(std::vector<std::byte> bytes, const std::string& what) {
+  WeightStore store;
+  store.owned_ = std::make_shared<const std::vector<std::byte>>(std::move(bytes));
+  store.bytes_ = *store.owned_;
+  store.ParseSafetensors(what);
   return store;
 }
 
 WeightStore WeightStore::Load(const std::string& path, const std::string& manifest_path) {
-  std::vector<std::byte> bytes = ReadFileBytes(path);
-  if (std::filesystem::path(path).extension() == ".safetensors") return FromSafetensorsBytes(std::move(bytes), path);
+  // Mapped, not read: a 1 GiB file costs no memory until its pages are read
+  // (by a device packing or running a weight), and the pages of a packed
+  // weight are released again (memory::ConstantBytes).
+  WeightStore store;
+  store.file_ = memory::MappedFile::Open(path);
+  store.bytes_ = store.file_->bytes();
+  if (std::filesystem::path(path).extension() == ".safetensors") {
+    store.ParseSafetensors(path);
+    return store;
+  }
   std::string manifest = manifest_path;
   if (manifest.empty()) manifest = std::filesystem::path(path).replace_extension(".manifest.json").string();
   std::vector<std::byte> m = ReadFileBytes(manifest);
-  return FromWeightsBytes(std::move(bytes), std::string(reinterpret_cast<const char*>(m.data()), m.size()), path);
+  store.ParseWeights(std::string(reinterpret_cast<const char*>(m.data()), m.size()), path);
+  return store;
+}
+
+std::shared_ptr<const memory::ConstantBytes> WeightStore::Constant(const Tensor& t) const {
+  if (!file_) return memory::ConstantBytes::Copy(Data(t));
+  // Typed reads need the element's natural alignment (8 at most: int64).
+  const size_t element = std::max<size_t>(1, static_cast<size_t>(BitsPerElement(t.dataType) / 8));
+  return memory::ConstantBytes::View(file_, Data(t), std::min<size_t>(element, 8));
 }
 
 const WeightStore::Tensor* WeightStore::Find(const std::string& name) const {
@@ -259,7 +289,7 @@ LoadedGraph BuildGraphFromJson(const MLContext& context, const std::string& json
           if (t->dataType != type || t->shape != shape)
             throw DataError(StrCat(w, ": declared ", ToString(type), " ", core::ListToString(shape), " but weight '",
                                    ref, "' is ", ToString(t->dataType), " ", core::ListToString(t->shape)));
-          env[name] = builder.constant(desc, MLBufferSource(weights->Data(*t)));
+          env[name] = internal::ConstantFromBytes(builder, desc, weights->Constant(*t));
         } else if (kind == "scalar") {
           // A constant of `shape` filled with one value, cast like an MLNumber.
           const JsValue v = JsValueFromJson(Field(init, "value", w));

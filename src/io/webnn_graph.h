@@ -19,17 +19,20 @@
 #include <string>
 #include <vector>
 
+#include "memory/constant_bytes.h"
 #include "webnn/webnn.h"
 
 namespace webnn::io {
 
-// Named tensors of a weights file.
+// Named tensors of a weights file. A file is mapped read-only, not read:
+// constants made from it are views of the mapping (Constant()), so loading
+// copies no weight, and a device that packs a weight releases its pages.
 class WeightStore {
  public:
   struct Tensor {
     MLOperandDataType dataType;
     std::vector<uint32_t> shape;
-    uint64_t offset;  // into bytes()
+    uint64_t offset;  // into the file's bytes
     uint64_t length;
   };
   // `path` ends in .safetensors, or is a .weights file with `manifest_path`
@@ -40,11 +43,23 @@ class WeightStore {
   static WeightStore FromSafetensorsBytes(std::vector<std::byte> bytes, const std::string& what);
 
   const Tensor* Find(const std::string& name) const;
-  std::span<const std::byte> Data(const Tensor& t) const { return {bytes_.data() + t.offset, t.length}; }
+  std::span<const std::byte> Data(const Tensor& t) const { return bytes_.subspan(t.offset, t.length); }
+  // The tensor's bytes for a constant: a view of the mapped file (no copy,
+  // unless the tensor is not aligned to its element size), or a copy of the
+  // bytes of a store made from memory.
+  std::shared_ptr<const memory::ConstantBytes> Constant(const Tensor& t) const;
+  // The mapping of a file opened by Load(); null for a store made from memory.
+  // It stays mapped while the store or any constant viewing it lives.
+  const std::shared_ptr<const memory::MappedFile>& mapping() const { return file_; }
   size_t size() const { return tensors_.size(); }
 
  private:
-  std::vector<std::byte> bytes_;
+  void ParseWeights(const std::string& manifest_json, const std::string& what);
+  void ParseSafetensors(const std::string& what);
+
+  std::shared_ptr<const memory::MappedFile> file_;       // Load()
+  std::shared_ptr<const std::vector<std::byte>> owned_;  // From*Bytes()
+  std::span<const std::byte> bytes_;                     // the whole file
   std::map<std::string, Tensor> tensors_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <mutex>
 
+#include "memory/constant_bytes.h"
 #include "ops/cpu/cpu_device.h"
 #include "ops/reference/reference_device.h"
 #ifdef WEBNN_HAS_GPU
@@ -60,10 +61,12 @@ std::string WhyUnavailable(MLDeviceType type) {
   return "not built";
 }
 
-std::shared_ptr<DeviceBuffer> Device::ConstantBuffer(std::shared_ptr<const std::vector<std::byte>> data,
+std::shared_ptr<DeviceBuffer> Device::ConstantBuffer(std::shared_ptr<const memory::ConstantBytes> data,
                                                      const std::shared_ptr<memory::Ledger>& ledger) {
   auto buffer = Allocate(data->size(), "a constant", {ledger, memory::Category::kConstantsRaw});
-  Upload(*buffer, 0, *data);
+  Upload(*buffer, 0, data->bytes());
+  // Uploaded: the host copy is not read again (a mapped view's pages go).
+  data->ReleaseResidentPages();
   return buffer;
 }
 

@@ -19,6 +19,10 @@
 #include "ops/schema.h"
 #include "webnn/types.h"
 
+namespace webnn::memory {
+class ConstantBytes;
+}
+
 namespace webnn::ops {
 
 class DeviceBuffer {
@@ -26,11 +30,22 @@ class DeviceBuffer {
   explicit DeviceBuffer(size_t size) : size_(size) {}
   virtual ~DeviceBuffer() = default;
   size_t size() const { return size_; }
-  // Host-visible memory (reference and cpu devices); null on the gpu.
+  // Host-visible memory (reference and cpu devices); null on the gpu, and
+  // for a constant whose bytes were released (ReleasedConstantBuffer).
   virtual std::byte* host_data() { return nullptr; }
+  // A hint that nothing will read this constant's bytes soon (a device has
+  // packed them): views of a mapped weights file drop their resident pages.
+  virtual void ReleaseResidentPages() {}
 
  private:
   size_t size_;
+};
+
+// Stands for a constant whose bytes a compiled program no longer reads (it
+// holds a packed copy): the bytes are gone, only the size remains.
+class ReleasedConstantBuffer final : public DeviceBuffer {
+ public:
+  explicit ReleasedConstantBuffer(size_t size) : DeviceBuffer(size) {}
 };
 
 // One value of a Program: a graph input, output, constant or intermediate.
@@ -65,6 +80,10 @@ class DeviceProgram {
   virtual ~DeviceProgram() = default;
   // `values` is indexed like Program::values; every value is bound.
   virtual void Run(std::span<const ValueBinding> values, core::ParallelFor& parallel) = 0;
+  // Whether runs read constant value `value`'s buffer. False where the program
+  // packed the constant at compile time and reads only the packed copy: the
+  // caller may then drop the buffer (scheduler::Executable).
+  virtual bool ReadsConstant(size_t /*value*/) const { return true; }
 };
 
 // What a device's kernels can run in fused form (Device::Fusions).
@@ -108,10 +127,12 @@ class Device {
   virtual void Upload(DeviceBuffer& buffer, size_t offset, std::span<const std::byte> data) = 0;
   virtual void Download(DeviceBuffer& buffer, size_t offset, std::span<std::byte> data) = 0;
   // A buffer holding `data` for read-only use (constants). Host devices share
-  // the bytes instead of copying them (the bytes are charged where they were
-  // made); the others charge their copy to `ledger` as constants (raw).
-  virtual std::shared_ptr<DeviceBuffer> ConstantBuffer(std::shared_ptr<const std::vector<std::byte>> data,
+  // the bytes instead of copying them (SharesConstantBytes(); the bytes are
+  // charged where they were made); the others charge their copy to `ledger`
+  // as constants (raw).
+  virtual std::shared_ptr<DeviceBuffer> ConstantBuffer(std::shared_ptr<const memory::ConstantBytes> data,
                                                        const std::shared_ptr<memory::Ledger>& ledger);
+  virtual bool SharesConstantBytes() const { return false; }
 
   // `constants` holds, for each constant value of `program`, its buffer (others
   // null). What the program keeps (packed weights, scratch, parameters) is

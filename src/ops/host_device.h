@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "memory/constant_bytes.h"
 #include "memory/host_memory.h"
 #include "ops/device.h"
 #include "ops/kernel.h"
@@ -21,15 +22,17 @@ class HostBuffer final : public DeviceBuffer {
   memory::HostBlock block_;
 };
 
-// Read-only view of shared host bytes (constants); nothing is copied.
+// Read-only view of shared host bytes (constants); nothing is copied. The
+// bytes may be a read-only file mapping: kernels never write constants.
 class SharedHostBuffer final : public DeviceBuffer {
  public:
-  explicit SharedHostBuffer(std::shared_ptr<const std::vector<std::byte>> data)
+  explicit SharedHostBuffer(std::shared_ptr<const memory::ConstantBytes> data)
       : DeviceBuffer(data->size()), data_(std::move(data)) {}
   std::byte* host_data() override { return const_cast<std::byte*>(data_->data()); }
+  void ReleaseResidentPages() override { data_->ReleaseResidentPages(); }
 
  private:
-  std::shared_ptr<const std::vector<std::byte>> data_;
+  std::shared_ptr<const memory::ConstantBytes> data_;
 };
 
 class HostDevice : public Device {
@@ -38,8 +41,9 @@ class HostDevice : public Device {
                                          const memory::Account& account) override;
   void Upload(DeviceBuffer& buffer, size_t offset, std::span<const std::byte> data) override;
   void Download(DeviceBuffer& buffer, size_t offset, std::span<std::byte> data) override;
-  std::shared_ptr<DeviceBuffer> ConstantBuffer(std::shared_ptr<const std::vector<std::byte>> data,
+  std::shared_ptr<DeviceBuffer> ConstantBuffer(std::shared_ptr<const memory::ConstantBytes> data,
                                                const std::shared_ptr<memory::Ledger>& ledger) override;
+  bool SharesConstantBytes() const override { return true; }
   std::unique_ptr<DeviceProgram> Compile(const Program& program,
                                          std::span<const std::shared_ptr<DeviceBuffer>> constants,
                                          const std::shared_ptr<memory::Ledger>& ledger) override;
@@ -51,6 +55,10 @@ class HostDevice : public Device {
     // Bytes `prepared` holds (packed weights, tables): charged to the
     // program's ledger as constants (packed).
     uint64_t prepared_bytes = 0;
+    // Input slots (bit i: step input i) that `prepared` holds a packed copy of
+    // and the kernel never reads at run: once every reader of a constant has
+    // packed it, its bytes are released.
+    uint32_t packed_inputs = 0;
   };
 
  protected:

@@ -41,10 +41,19 @@ Executable::Executable(std::shared_ptr<ops::Device> device, ops::Program program
     arena_ = device_->Allocate(plan.total_bytes, "build: the graph's intermediate values (arena)",
                                {ledger_, memory::Category::kIntermediates});
 
+  released_.assign(n, false);
   bool all_constants = true;
   for (size_t v = 0; v < n; ++v)
     if (program_.values[v].kind == ops::ProgramValue::Kind::kConstant && !constants_[v]) all_constants = false;
-  if (all_constants) CompileDeviceProgram();
+  if (!all_constants) return;
+  CompileDeviceProgram();
+  // No constant can be bound later (there are no weightless ones), so nothing
+  // recompiles: a constant the program packed needs no bytes any more.
+  for (size_t v = 0; v < n; ++v) {
+    if (program_.values[v].kind != ops::ProgramValue::Kind::kConstant || device_program_->ReadsConstant(v)) continue;
+    constants_[v] = std::make_shared<ops::ReleasedConstantBuffer>(constants_[v]->size());
+    released_[v] = true;
+  }
 }
 
 void Executable::SetConstant(int32_t value, std::shared_ptr<ops::DeviceBuffer> buffer) {
@@ -54,6 +63,8 @@ void Executable::SetConstant(int32_t value, std::shared_ptr<ops::DeviceBuffer> b
 }
 
 void Executable::CompileDeviceProgram() {
+  for (bool released : released_)
+    if (released) throw InvalidStateError("recompiling a program whose packed constants were released");
   device_program_ = device_->Compile(program_, constants_, ledger_);
 }
 

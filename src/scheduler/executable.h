@@ -18,6 +18,10 @@ class Executable {
   // `constants[v]` is the buffer of constant value v (null for other values).
   // Plans the arena from the program's value lifetimes at their maximum shapes.
   // The arena and what the device program keeps are charged to `ledger`.
+  // When every constant is present the device program is compiled here, and
+  // the buffers of constants it packed and no longer reads are dropped
+  // (constant_released); a program with weightless constants keeps them all,
+  // since binding one recompiles the whole program.
   Executable(std::shared_ptr<ops::Device> device, ops::Program program,
              std::vector<std::shared_ptr<ops::DeviceBuffer>> constants, std::shared_ptr<memory::Ledger> ledger);
 
@@ -38,12 +42,15 @@ class Executable {
   // (Re)compiles the device program; done when every constant is present.
   void CompileDeviceProgram();
   bool compiled() const { return device_program_ != nullptr; }
+  // Whether constant value `value`'s buffer was dropped after compilation.
+  bool constant_released(size_t value) const { return released_.at(value); }
 
  private:
   std::shared_ptr<ops::Device> device_;
   ops::Program program_;
   std::vector<std::shared_ptr<ops::DeviceBuffer>> constants_;
   std::shared_ptr<memory::Ledger> ledger_;
+  std::vector<bool> released_;  // per value
   std::shared_ptr<ops::DeviceBuffer> arena_;
   uint64_t intermediate_bytes_ = 0;
   size_t intermediate_count_ = 0;

@@ -397,6 +397,9 @@ std::shared_ptr<const void> PrepareConv2d(const PrepareContext& ctx) {
     prepared->bias = PackBias(*prepared->filter, *bias);
   ctx.prepared_bytes += prepared->filter->weights.capacity() * sizeof(float) +
                         (prepared->bias ? prepared->bias->capacity() * sizeof(float) : 0);
+  // RunConv2d reads the filter's shape only. (Not the bias: its presence in
+  // the inputs says whether there is one.)
+  ctx.packed_inputs |= 1u << 1;
   return prepared;
 }
 

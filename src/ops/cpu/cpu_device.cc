@@ -89,6 +89,7 @@ class CpuDevice final : public HostDevice {
       const cpu::PrepareContext prepare{step.op, *step.attrs, inputs, outputs};
       compiled.prepared = k->prepare(prepare);
       compiled.prepared_bytes = prepare.prepared_bytes;
+      compiled.packed_inputs = prepare.packed_inputs;
     }
     return compiled;
   }

@@ -99,6 +99,7 @@ std::shared_ptr<const void> PrepareGemm(const PrepareContext& ctx) {
   if (b.type == DataType::kFloat32) prepared->b = PackB(b.as<float>(), k, n, b.shape[1], attrs.bTranspose);
   else prepared->b = PackBF16(b.as<uint16_t>(), k, n, b.shape[1], attrs.bTranspose, serial);
   ctx.prepared_bytes += prepared->b.bytes();
+  ctx.packed_inputs |= 1u << 1;  // RunGemm reads B's shape only
   return prepared;
 }
 

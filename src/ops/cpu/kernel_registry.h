@@ -27,6 +27,11 @@ struct PrepareContext {
   // The prepare function adds the bytes of what it returns (packed weights,
   // tables): they are accounted as constants (packed).
   mutable uint64_t prepared_bytes = 0;
+  // Set by the prepare function: bit i when what it returns holds a packed
+  // copy of constant input i and the kernel's run never reads that input's
+  // data (it may then be null). The device releases a constant's bytes once
+  // every step reading it has packed it.
+  mutable uint32_t packed_inputs = 0;
 };
 // Returns what the kernel receives as KernelContext::prepared (packed weights,
 // tables), or null. Runs once per compiled step, never per dispatch.

@@ -169,6 +169,7 @@ std::shared_ptr<const void> PrepareMatmul(const PrepareContext& ctx) {
     else prepared->b.push_back(PackBF16(b.as<uint16_t>() + i * k * n, k, n, n, false, serial));
   }
   for (const PackedB& p : prepared->b) ctx.prepared_bytes += p.bytes();
+  ctx.packed_inputs |= 1u << 1;  // RunMatmul reads B's shape only
   return prepared;
 }
 

@@ -295,6 +295,7 @@ std::shared_ptr<const void> PrepareQuantizeLinear(const PrepareContext& ctx) {
   const TensorView& zero_point = ctx.inputs[2];
   if (!scale.present() || !zero_point.present()) return nullptr;  // not constants: converted per dispatch
   const DataType int_type = ctx.op == OpKind::quantizeLinear ? ctx.outputs[0].type : ctx.inputs[0].type;
+  ctx.packed_inputs |= 1u << 1 | 1u << 2;  // RunQuantizeLinear reads their shapes only
   auto q = MakeQuantParams(scale, zero_point, WideIntegers(int_type), nullptr);
   ctx.prepared_bytes += (q->scale_f.capacity() + q->zp_f.capacity()) * sizeof(float) +
                         (q->scale_d.capacity() + q->zp_d.capacity()) * sizeof(double);
