@@ -13,24 +13,37 @@ namespace webnn::ops {
 
 namespace {
 
+// The devices, each created on first need: the gpu device (a Vulkan driver:
+// lavapipe maps ~60 MiB) only when a caller asks for the gpu or for every
+// device, so a cpu or reference context never loads it.
 struct Registry {
   std::mutex mutex;  // devices may be replaced (a lost gpu)
-  std::vector<std::shared_ptr<Device>> devices;
+  std::shared_ptr<Device> cpu = CreateCpuDevice();
+  std::shared_ptr<Device> reference = CreateReferenceDevice();
+  std::shared_ptr<Device> gpu;
+  bool gpu_tried = false;
   std::string gpu_unavailable;
+
+  // With `mutex` held. Null when there is no gpu device (gpu_unavailable says why).
+  const std::shared_ptr<Device>& Gpu() {
+#ifdef WEBNN_HAS_GPU
+    // A lost gpu stays lost for the contexts that used it; new contexts get
+    // a freshly opened device.
+    if (!gpu_tried || (gpu && gpu->lost())) {
+      gpu_tried = true;
+      std::string why;
+      if (auto fresh = CreateGpuDevice(&why)) gpu = std::move(fresh);
+      else if (!gpu) gpu_unavailable = why;
+    }
+#else
+    gpu_unavailable = "this build has no gpu device (meson option vulkan, or no Vulkan headers/glslang)";
+#endif
+    return gpu;
+  }
 };
 
 Registry& GetRegistry() {
-  static std::once_flag once;
   static Registry registry;
-  std::call_once(once, [] {
-#ifdef WEBNN_HAS_GPU
-    if (auto gpu = CreateGpuDevice(&registry.gpu_unavailable)) registry.devices.push_back(std::move(gpu));
-#else
-    registry.gpu_unavailable = "this build has no gpu device (meson option vulkan, or no Vulkan headers/glslang)";
-#endif
-    registry.devices.push_back(CreateCpuDevice());
-    registry.devices.push_back(CreateReferenceDevice());
-  });
   return registry;
 }
 
@@ -39,16 +52,23 @@ Registry& GetRegistry() {
 std::vector<std::shared_ptr<Device>> AvailableDevices() {
   Registry& r = GetRegistry();
   std::lock_guard<std::mutex> lock(r.mutex);
-#ifdef WEBNN_HAS_GPU
-  // A lost gpu stays lost for the contexts that used it; new contexts get a
-  // freshly opened device.
-  for (auto& d : r.devices)
-    if (d->lost()) {
-      std::string why;
-      if (auto fresh = CreateGpuDevice(&why)) d = std::move(fresh);
-    }
-#endif
-  return r.devices;
+  std::vector<std::shared_ptr<Device>> out;
+  if (r.Gpu()) out.push_back(r.gpu);
+  out.push_back(r.cpu);
+  out.push_back(r.reference);
+  return out;
+}
+
+std::shared_ptr<Device> FindDevice(MLDeviceType type) {
+  Registry& r = GetRegistry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  switch (type) {
+    case MLDeviceType::kCpu: return r.cpu;
+    case MLDeviceType::kReference: return r.reference;
+    case MLDeviceType::kGpu: return r.Gpu();
+    case MLDeviceType::kAuto: break;
+  }
+  return nullptr;
 }
 
 std::string WhyUnavailable(MLDeviceType type) {
@@ -68,12 +88,6 @@ std::shared_ptr<DeviceBuffer> Device::ConstantBuffer(std::shared_ptr<const memor
   // Uploaded: the host copy is not read again (a mapped view's pages go).
   data->ReleaseResidentPages();
   return buffer;
-}
-
-std::shared_ptr<Device> FindDevice(MLDeviceType type) {
-  for (const auto& d : AvailableDevices())
-    if (d->type() == type) return d;
-  return nullptr;
 }
 
 }  // namespace webnn::ops
