@@ -103,6 +103,23 @@ std::string_view ToString(MLLstmWeightLayout v);
 std::string_view ToString(MLPowerPreference v);
 std::string_view ToString(MLDeviceType v);
 
+// ---- Memory accounting (extension; MLContext::memoryUsage) ------------------
+// What a context's bytes are for.
+enum class MLMemoryCategory : uint8_t {
+  kConstantsRaw,     // constant bytes as given (builder copies, constant tensors, bound weights)
+  kConstantsPacked,  // constants re-laid out for a device's kernels (cpu packed weights)
+  kIntermediates,    // compiled graphs' arenas of intermediate values
+  kWorkspace,        // kernel scratch (per-thread buffers, recurrent state, gpu scratch and parameters)
+  kTensors,          // createTensor()
+  kStaging,          // copies between host and device or between tensors
+};
+inline constexpr size_t kMLMemoryCategoryCount = 6;
+// Where they live.
+enum class MLMemoryDevice : uint8_t { kHost, kGpu };
+inline constexpr size_t kMLMemoryDeviceCount = 2;
+std::string_view ToString(MLMemoryCategory category);  // "constants (raw)", ...
+std::string_view ToString(MLMemoryDevice device);      // "host", "gpu"
+
 // ---------------------------------------------------------------------------
 // MLNumber: (bigint or unrestricted double). A plain C++ number is the JS
 // "number" (double); 64-bit integers beyond 2^53 need BigInt()/BigUint().

@@ -321,11 +321,6 @@ MLMemoryUsage MLContext::memoryUsage() const {
 
 void MLContext::resetPeakMemory() { Ctx(impl_).ledger()->ResetPeaks(); }
 
-std::string_view ToString(MLMemoryCategory category) {
-  return memory::CategoryName(static_cast<memory::Category>(category));
-}
-std::string_view ToString(MLMemoryDevice device) { return memory::PlaceName(static_cast<memory::Place>(device)); }
-
 // ---- MLTensor ---------------------------------------------------------------
 
 namespace {

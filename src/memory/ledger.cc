@@ -7,20 +7,6 @@
 
 namespace webnn::memory {
 
-std::string_view CategoryName(Category category) {
-  switch (category) {
-    case Category::kConstantsRaw: return "constants (raw)";
-    case Category::kConstantsPacked: return "constants (packed)";
-    case Category::kIntermediates: return "intermediates";
-    case Category::kWorkspace: return "workspace";
-    case Category::kTensors: return "tensors";
-    case Category::kStaging: return "staging";
-  }
-  return "?";
-}
-
-std::string_view PlaceName(Place place) { return place == Place::kHost ? "host" : "gpu"; }
-
 Ledger::Ledger(std::string limit_name, uint64_t limit, std::shared_ptr<Ledger> parent, bool host_only_limit)
     : limit_name_(std::move(limit_name)), limit_(limit), host_only_limit_(host_only_limit), parent_(std::move(parent)) {
   counts_.limit = limit;
@@ -44,10 +30,10 @@ void Ledger::Reserve(Place place, Category category, uint64_t bytes, std::string
     for (size_t pl = 0; pl < kPlaceCount; ++pl)
       for (size_t c = 0; c < kCategoryCount; ++c)
         if (counts_.counters[pl][c].current != 0)
-          detail += core::StrCat(detail.empty() ? ": " : ", ", CategoryName(static_cast<Category>(c)), " on ",
-                                 PlaceName(static_cast<Place>(pl)), " ", counts_.counters[pl][c].current);
-    throw QuotaExceededError(core::StrCat(what, ": allocating ", bytes, " bytes of ", CategoryName(category), " on ",
-                                          PlaceName(place), " would exceed the ", limit_name_, " of ", limit_,
+          detail += core::StrCat(detail.empty() ? ": " : ", ", ToString(static_cast<Category>(c)), " on ",
+                                 ToString(static_cast<Place>(pl)), " ", counts_.counters[pl][c].current);
+    throw QuotaExceededError(core::StrCat(what, ": allocating ", bytes, " bytes of ", ToString(category), " on ",
+                                          ToString(place), " would exceed the ", limit_name_, " of ", limit_,
                                           " bytes (", in_use, " bytes in use", detail, ")"));
   }
   if (parent_) parent_->Reserve(place, category, bytes, what);

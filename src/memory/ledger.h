@@ -13,25 +13,16 @@
 #include <string>
 #include <string_view>
 
+#include "webnn/types.h"
+
 namespace webnn::memory {
 
-// What the bytes are for. Mirrors webnn::MLMemoryCategory (same order).
-enum class Category : uint8_t {
-  kConstantsRaw,     // constant bytes as given: builder copies, constant tensors, bound weights
-  kConstantsPacked,  // constants re-laid out by a device at compile time (cpu packed panels)
-  kIntermediates,    // the arena of a compiled graph (memory::PlanArena)
-  kWorkspace,        // kernel scratch: per-thread buffers, per-run state, gpu scratch and parameters
-  kTensors,          // MLTensors from createTensor()
-  kStaging,          // copies on the way between host and device, or between tensors
-};
-inline constexpr size_t kCategoryCount = 6;
-
-// Where the bytes live. Mirrors webnn::MLMemoryDevice.
-enum class Place : uint8_t { kHost, kGpu };
-inline constexpr size_t kPlaceCount = 2;
-
-std::string_view CategoryName(Category category);  // "constants (raw)", ...
-std::string_view PlaceName(Place place);           // "host", "gpu"
+// What the bytes are for, and where they live: the public enums (their names
+// come from webnn::ToString).
+using Category = MLMemoryCategory;
+inline constexpr size_t kCategoryCount = kMLMemoryCategoryCount;
+using Place = MLMemoryDevice;
+inline constexpr size_t kPlaceCount = kMLMemoryDeviceCount;
 
 struct Counter {
   uint64_t current = 0;
