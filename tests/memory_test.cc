@@ -423,6 +423,233 @@ TEST_CASE("memoryUsage: peaks bound the current bytes, which return to the basel
   CHECK(ctx.memoryUsage().total.peak == ctx.memoryUsage().total.current);
 }
 
+// ---- Streaming constants (webnn#901) ----------------------------------------------
+
+namespace {
+
+// x[2, K] times a chain of `layers` weightless K x K weights w0, w1, ...
+MLGraph MatmulChain(MLContext& ctx, uint32_t k, int layers) {
+  MLGraphBuilder b(ctx);
+  MLOperand y = b.input("x", {F32, {2, k}});
+  for (int i = 0; i < layers; ++i)
+    y = b.matmul(y, b.constant(MLConstantDescriptor{F32, {k, k}, "w" + std::to_string(i)}));
+  return b.build({{"y", y}});
+}
+
+std::vector<float> Weight(uint32_t k, int layer) {
+  std::vector<float> w(size_t{k} * k);
+  std::mt19937 rng(100 + layer);
+  std::uniform_real_distribution<float> dist(-1.0f / k, 1.0f / k);
+  for (float& v : w) v = dist(rng);
+  return w;
+}
+
+std::vector<std::byte> RunChain(MLContext& ctx, const MLGraph& g, uint32_t k) {
+  std::vector<float> x(2 * k);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 7) - 3.0f;
+  MLTensor in = ctx.createTensor({F32, {2, k}, false, true});
+  MLTensor out = ctx.createTensor({F32, {2, k}, true, false});
+  ctx.writeTensor(in, Source(Bytes(x)));
+  ctx.dispatch(g, {{"x", in}}, {{"y", out}});
+  return ctx.readTensor(out);
+}
+
+// Streams weight `layer` in chunks of random sizes.
+void Stream(MLGraph& g, uint32_t k, int layer, uint32_t seed) {
+  const std::vector<std::byte> bytes = Bytes(Weight(k, layer));
+  MLConstantWriter w = g.writeConstant("w" + std::to_string(layer));
+  CHECK(w.byteLength() == bytes.size());
+  std::mt19937 rng(seed);
+  for (size_t at = 0; at < bytes.size();) {
+    const size_t n = std::min<size_t>(bytes.size() - at, 1 + rng() % 20000);
+    w.write(MLBufferSource(std::span<const std::byte>(bytes).subspan(at, n)));
+    at += n;
+  }
+  CHECK(w.bytesWritten() == bytes.size());
+  w.close();
+}
+
+// Host devices hold a streamed weight whole until they pack it; the gpu
+// uploads chunk by chunk, and its writers never wait (constantStagingLimit).
+bool WritersWait() { return DeviceUnderTest() != MLDeviceType::kGpu; }
+
+}  // namespace
+
+TEST_CASE("MLConstantWriter: streamed weights give the bound weights' results; packed ones leave no raw bytes",
+          "[memory][streaming][device]") {
+  const uint32_t k = 96;
+  MLContext ctx = LimitedContext(std::nullopt);
+  MLGraph bound = MatmulChain(ctx, k, 3);
+  for (int i = 0; i < 3; ++i) ctx.bindConstants(bound, {{"w" + std::to_string(i), Source(Bytes(Weight(k, i)))}});
+  const std::vector<std::byte> expected = RunChain(ctx, bound, k);
+  bound.destroy();
+
+  const MLMemoryUsage before = ctx.memoryUsage();
+  MLGraph g = MatmulChain(ctx, k, 3);
+  Stream(g, k, 0, 1);
+  // Partial binding: dispatch is refused until every constant has data.
+  CHECK(g.unboundConstants() == std::vector<std::string>{"w1", "w2"});
+  CHECK(ErrorName([&] { RunChain(ctx, g, k); }) == "InvalidStateError");
+  Stream(g, k, 1, 2);
+  Stream(g, k, 2, 3);
+  CHECK(g.unboundConstants().empty());
+  CHECK(RunChain(ctx, g, k) == expected);
+  // A device that packs the weights (cpu) keeps no raw copy of them.
+  const MLMemoryUsage after = ctx.memoryUsage();
+  const auto raw = [](const MLMemoryUsage& u) {
+    return u.at(MLMemoryDevice::kHost, MLMemoryCategory::kConstantsRaw).current +
+           u.at(MLMemoryDevice::kGpu, MLMemoryCategory::kConstantsRaw).current;
+  };
+  if (after.at(MLMemoryDevice::kHost, MLMemoryCategory::kConstantsPacked).current >
+      before.at(MLMemoryDevice::kHost, MLMemoryCategory::kConstantsPacked).current)
+    CHECK(raw(after) == raw(before));
+  else
+    CHECK(raw(after) == raw(before) + 3 * uint64_t{k} * k * 4);
+}
+
+TEST_CASE("MLConstantWriter: misuse gets DataError, InvalidStateError or TypeError, and the constant stays usable",
+          "[memory][streaming][device]") {
+  const uint32_t k = 8;
+  MLContext ctx = LimitedContext(std::nullopt);
+  MLGraph g = MatmulChain(ctx, k, 2);
+  const std::vector<std::byte> w0 = Bytes(Weight(k, 0));
+  const auto chunk = [&](size_t at, size_t n) { return MLBufferSource(std::span<const std::byte>(w0).subspan(at, n)); };
+
+  CHECK_THAT(ErrorText([&] { g.writeConstant("nope"); }),
+             Catch::Contains("DataError") && Catch::Contains("'nope'") && Catch::Contains("'w0', 'w1'"));
+  MLConstantWriter w = g.writeConstant("w0");
+  // One writer per constant, and no whole-buffer binding meanwhile.
+  CHECK(ErrorName([&] { g.writeConstant("w0"); }) == "InvalidStateError");
+  CHECK(ErrorName([&] { g.setConstantData("w0", Source(w0)); }) == "InvalidStateError");
+  // The chunk's view type must suit float32.
+  CHECK(ErrorName([&] { w.write(std::vector<int32_t>{1, 2}); }) == "TypeError");
+  w.write(chunk(0, 100));
+  CHECK_THAT(ErrorText([&] { w.write(chunk(0, w0.size())); }),
+             Catch::Contains("DataError") && Catch::Contains("256") && Catch::Contains("100 written"));
+  CHECK_THAT(ErrorText([&] { w.close(); }), Catch::Contains("DataError") && Catch::Contains("100 of"));
+  w.write(chunk(100, w0.size() - 100));  // still open after both errors
+  w.close();
+  CHECK(ErrorName([&] { w.write(chunk(0, 4)); }) == "InvalidStateError");
+  CHECK(ErrorName([&] { w.close(); }) == "InvalidStateError");
+  CHECK(ErrorName([&] { g.writeConstant("w0"); }) == "InvalidStateError");  // bound once
+  CHECK(ErrorName([&] { ctx.bindConstants(g, {{"w0", Source(w0)}}); }) == "InvalidStateError");
+
+  // An aborted writer, or one dropped unclosed, leaves the constant unbound.
+  const std::vector<std::byte> w1 = Bytes(Weight(k, 1));
+  {
+    MLConstantWriter dropped = g.writeConstant("w1");
+    dropped.write(MLBufferSource(std::span<const std::byte>(w1).subspan(0, 8)));
+  }
+  MLConstantWriter aborted = g.writeConstant("w1");
+  aborted.abort();
+  CHECK(ErrorName([&] { aborted.write(MLBufferSource(std::span<const std::byte>(w1))); }) == "InvalidStateError");
+  CHECK(g.unboundConstants() == std::vector<std::string>{"w1"});
+  MLConstantWriter last = g.writeConstant("w1");
+  last.write(MLBufferSource(std::span<const std::byte>(w1)));
+  last.close();
+  CHECK(RunChain(ctx, g, k).size() == 2 * k * 4);
+
+  // After the graph is destroyed a writer refuses work.
+  MLGraph h = MatmulChain(ctx, k, 1);
+  MLConstantWriter orphan = h.writeConstant("w0");
+  h.destroy();
+  CHECK(ErrorName([&] { orphan.write(chunk(0, 4)); }) == "InvalidStateError");
+  CHECK(ErrorName([] { MLConstantWriter().write(MLBufferSource()); }) == "InvalidStateError");
+  CheckContextStillWorks(ctx);
+}
+
+TEST_CASE("MLConstantWriter: backpressure admits writers while their raw bytes fit the staging limit",
+          "[memory][streaming][device]") {
+  const uint32_t k = 64;  // 16 KiB weights
+  const uint64_t weight_bytes = uint64_t{k} * k * 4;
+  MLContext ctx = ML::createContext({.device = DeviceUnderTest(), .numThreads = 1, .graphPasses = false,
+                                     .constantStagingLimit = weight_bytes});
+  MLGraph g = MatmulChain(ctx, k, 3);
+  const std::vector<std::byte> w0 = Bytes(Weight(k, 0)), w1 = Bytes(Weight(k, 1));
+  MLConstantWriter a = g.writeConstant("w0");
+  MLConstantWriter b = g.writeConstant("w1");
+  CHECK(a.ready());
+  CHECK(b.ready());
+  a.write(MLBufferSource(std::span<const std::byte>(w0).subspan(0, 64)));
+  if (WritersWait()) {
+    // a holds the whole budget: b would wait, and on this thread it never
+    // could, so write() says so instead of hanging.
+    CHECK_FALSE(b.ready());
+    CHECK_THAT(ErrorText([&] { b.write(MLBufferSource(std::span<const std::byte>(w1).subspan(0, 64))); }),
+               Catch::Contains("InvalidStateError") && Catch::Contains("this thread's own open writers"));
+  }
+  a.write(MLBufferSource(std::span<const std::byte>(w0).subspan(64)));
+  a.close();
+  CHECK(b.ready());  // a's bytes were packed or handed over: the budget is free
+  b.write(MLBufferSource(std::span<const std::byte>(w1)));
+  b.close();
+  Stream(g, k, 2, 9);
+  CHECK(RunChain(ctx, g, k).size() == 2 * k * 4);
+}
+
+TEST_CASE("MLConstantWriter: 8 threads stream 8 weights through a 2-weight staging limit",
+          "[memory][streaming][device]") {
+  const uint32_t k = 128;  // 64 KiB weights
+  const uint64_t weight_bytes = uint64_t{k} * k * 4;
+  const int layers = 8;
+  MLContext ctx = ML::createContext({.device = DeviceUnderTest(), .numThreads = 1, .graphPasses = false,
+                                     .constantStagingLimit = 2 * weight_bytes});
+  MLGraph bound = MatmulChain(ctx, k, layers);
+  for (int i = 0; i < layers; ++i)
+    ctx.bindConstants(bound, {{"w" + std::to_string(i), Source(Bytes(Weight(k, i)))}});
+  const std::vector<std::byte> expected = RunChain(ctx, bound, k);
+  bound.destroy();
+
+  const MLMemoryUsage before = ctx.memoryUsage();
+  ctx.resetPeakMemory();
+  MLGraph g = MatmulChain(ctx, k, layers);
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int i = 0; i < layers; ++i)
+    threads.emplace_back([&, i] {
+      try {
+        Stream(g, k, i, 50 + i);
+      } catch (...) {
+        ++failures;
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  CHECK(failures == 0);
+  CHECK(g.unboundConstants().empty());
+  CHECK(RunChain(ctx, g, k) == expected);
+  // Where the device packs what it streams (cpu), at most the staging limit
+  // of raw bytes was ever held at once.
+  const MLMemoryUsage after = ctx.memoryUsage();
+  const auto& raw = after.at(MLMemoryDevice::kHost, MLMemoryCategory::kConstantsRaw);
+  if (WritersWait() && raw.current == before.at(MLMemoryDevice::kHost, MLMemoryCategory::kConstantsRaw).current)
+    CHECK(raw.peak <= raw.current + 2 * weight_bytes);
+}
+
+TEST_CASE("weightless graphs declaring 107 GB of constants build without allocating them", "[memory][streaming][device]") {
+  MLContext ctx = LimitedContext(64 << 20);
+  const MLMemoryUsage baseline = ctx.memoryUsage();
+  MLGraphBuilder b(ctx);
+  // A tensor holds at most 2 GiB (maxTensorByteLength): 50 weights of 2 GiB.
+  auto x = b.input("x", {F32, {1, 32768}});
+  std::optional<MLOperand> y;
+  for (int i = 0; i < 50; ++i) {
+    MLOperand p = b.matmul(x, b.constant(MLConstantDescriptor{F32, {32768, 16384}, "w" + std::to_string(i)}));
+    y = y ? b.add(*y, p) : p;
+  }
+  MLGraph g = b.build({{"y", *y}});
+  CHECK(ctx.memoryUsage().total.current < 64 << 20);
+  CHECK(g.unboundConstants().size() == 50);
+  MLConstantWriter writer = g.writeConstant("w7");
+  CHECK(writer.byteLength() == 2147483648ull);
+  CHECK_THAT(QuotaMessage([&] { writer.write(std::vector<float>{1, 2}); }),
+             Catch::Contains("weightless constant 'w7'") && Catch::Contains("2147483648 bytes") &&
+                 Catch::Contains("constants (raw)"));
+  writer.abort();
+  g.destroy();
+  CheckBackToBaseline(ctx.memoryUsage(), baseline);
+  CheckContextStillWorks(ctx);
+}
+
 // ---- A real model --------------------------------------------------------------
 
 TEST_CASE("memoryLimit: PP-OCR det runs at the limit it reports needing and fails cleanly 10% below", "[memory][models]") {

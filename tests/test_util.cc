@@ -167,6 +167,15 @@ std::string ErrorMessage(const std::function<void()>& f) {
   return "";
 }
 
+std::string ErrorText(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const MLException& e) {
+    return std::string(e.name()) + ": " + e.what();
+  }
+  return "";
+}
+
 MLOperand ApplyUnaryOp(MLGraphBuilder& b, const std::string& op, const MLOperand& x, const UnaryOpOptions& o) {
   if (op == "abs") return b.abs(x);
   if (op == "ceil") return b.ceil(x);

@@ -143,5 +143,7 @@ MLOperand ApplyUnaryOp(MLGraphBuilder& b, const std::string& op, const MLOperand
 std::string ErrorName(const std::function<void()>& f);
 // The message of the exception thrown by `f`, or "" if none.
 std::string ErrorMessage(const std::function<void()>& f);
+// Both: "DataError: <message>", or "" if nothing was thrown.
+std::string ErrorText(const std::function<void()>& f);
 
 }  // namespace webnn::test

@@ -27,6 +27,7 @@
 namespace webnn {
 
 namespace internal {
+class ConstantWriterImpl;
 class ContextImpl;
 class GraphImpl;
 class TensorImpl;
@@ -57,6 +58,13 @@ struct MLContextOptions {
   // the limit and the bytes in use; the context stays usable. See
   // MLContext::memoryUsage().
   std::optional<uint64_t> memoryLimit;
+  // The most raw constant bytes that MLConstantWriters may hold at once
+  // before the device has packed or uploaded them (webnn#901 backpressure):
+  // a writer whose constant does not fit beside the others' waits in
+  // write(). A constant larger than this goes alone. Host devices hold a
+  // streamed constant whole until it is packed; the gpu device streams
+  // through its own bounded staging buffer, so its writers never wait.
+  uint64_t constantStagingLimit = 64ull << 20;
 };
 
 // ---- Memory accounting (extension) ------------------------------------------
@@ -141,6 +149,37 @@ class MLTensor {
   std::shared_ptr<internal::TensorImpl> impl_;
 };
 
+// ---- MLConstantWriter (extension, webnn#901) ------------------------------
+// Streams the bytes of one weightless constant into a built graph, chunk by
+// chunk (MLGraph::writeConstant). When the last byte is in, close() hands the
+// constant to the device, which packs it (cpu) or holds its upload (gpu); the
+// raw bytes are then freed, so a streamed model peaks near its packed size
+// plus MLContextOptions::constantStagingLimit, not at 2-3x.
+class MLConstantWriter {
+ public:
+  MLConstantWriter() = default;
+  // Appends `chunk` (its view type must suit the constant's data type).
+  // Waits while other writers hold the context's constant staging budget
+  // (backpressure). DataError past the constant's byte length;
+  // InvalidStateError after close() or abort(), or once the graph is destroyed.
+  void write(const MLBufferSource& chunk);
+  // The non-blocking form: whether write() would go ahead without waiting.
+  bool ready() const;
+  // Every byte written: the constant gets its data and the writer is done.
+  // DataError (and the writer stays open) when bytes are missing.
+  void close();
+  // Drops what was written: the constant stays without data. Also done when
+  // the last handle to an open writer goes. No-op once closed.
+  void abort();
+  uint64_t byteLength() const;
+  uint64_t bytesWritten() const;
+
+  explicit MLConstantWriter(std::shared_ptr<internal::ConstantWriterImpl> impl) : impl_(std::move(impl)) {}
+
+ private:
+  std::shared_ptr<internal::ConstantWriterImpl> impl_;
+};
+
 // ---- MLGraph --------------------------------------------------------------
 class MLGraph {
  public:
@@ -158,7 +197,12 @@ class MLGraph {
   // Labels of weightless constants still waiting for data (webnn#901, DAOP).
   std::vector<std::string> unboundConstants() const;
   // webnn#901: binds one weightless constant, by the label given at constant().
+  // Binding is once per constant: a second one is an InvalidStateError, an
+  // unknown label a DataError.
   void setConstantData(const std::string& label, const MLBufferSource& data);
+  // webnn#901: streams one weightless constant's data in chunks. DataError
+  // for an unknown label; InvalidStateError when it has data or an open writer.
+  MLConstantWriter writeConstant(const std::string& label);
   // The device that runs the graph ("reference", "cpu", "gpu").
   std::string deviceName() const;
   // The arena's planned bytes against the sum of the intermediates' sizes.

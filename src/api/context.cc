@@ -34,7 +34,8 @@ ContextImpl::ContextImpl(const MLContextOptions& options, std::shared_ptr<ops::D
       device_(std::move(device)),
       ledger_(std::make_shared<memory::Ledger>("context's memoryLimit", options.memoryLimit.value_or(0),
                                                memory::ProcessLedger())),
-      parallel_(StartThreadPool(options.numThreads)) {
+      parallel_(StartThreadPool(options.numThreads)),
+      constant_staging_(options.constantStagingLimit) {
   lost_future_ = lost_promise_.get_future().share();
   limits_.resize(ops::kOpCount);
   for (ops::OpKind op : ops::kAllOps) {
@@ -114,6 +115,10 @@ void CheckBufferMatches(const MLBufferSource& buffer, MLOperandDataType type, ui
   if (buffer.bytes().size() != byte_length)
     throw TypeError(StrCat(what, ": buffer has ", buffer.bytes().size(), " bytes but the descriptor needs ",
                            byte_length));
+  CheckViewType(buffer, type, what);
+}
+
+void CheckViewType(const MLBufferSource& buffer, MLOperandDataType type, std::string_view what) {
   using V = MLArrayBufferViewType;
   const V view = buffer.viewType();
   if (view == V::kArrayBuffer || view == V::kUint8Array) return;

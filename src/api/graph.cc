@@ -16,6 +16,26 @@ using internal::GraphImpl;
 
 namespace internal {
 
+GraphImpl::Weightless& UnboundConstant(GraphImpl& g, const std::string& label, std::string_view what) {
+  auto it = g.weightless.find(label);
+  if (it == g.weightless.end()) {
+    std::string labels;
+    for (const auto& [l, w] : g.weightless) labels += StrCat(labels.empty() ? "" : ", ", "'", l, "'");
+    throw DataError(StrCat(what, ": the graph has no weightless constant labelled '", label, "' (",
+                           labels.empty() ? std::string("it has none") : "it has " + labels, ")"));
+  }
+  if (it->second.binding == GraphImpl::Binding::kBound)
+    throw InvalidStateError(StrCat(what, ": weightless constant '", label, "' already has its data (it is bound once)"));
+  if (it->second.binding == GraphImpl::Binding::kWriting)
+    throw InvalidStateError(StrCat(what, ": weightless constant '", label, "' is being written by an MLConstantWriter"));
+  return it->second;
+}
+
+void GiveConstantData(GraphImpl& g, GraphImpl::Weightless& w, std::shared_ptr<ops::DeviceBuffer> buffer) {
+  g.executable->BindConstant(w.value, std::move(buffer));
+  w.binding = GraphImpl::Binding::kBound;
+}
+
 std::shared_ptr<GraphImpl> CompileGraph(const std::shared_ptr<ContextImpl>& context,
                                         std::shared_ptr<const graph::Graph> ir,
                                         const std::map<std::string, graph::OperandId>& outputs) {
@@ -45,8 +65,7 @@ std::shared_ptr<GraphImpl> CompileGraph(const std::shared_ptr<ContextImpl>& cont
     } else if (o.constant->tensor_buffer) {
       constants[v] = o.constant->tensor_buffer;
     } else {
-      g->weightless[o.constant->weightless_label] = static_cast<int32_t>(v);
-      g->weightless_bound[o.constant->weightless_label] = false;
+      g->weightless[o.constant->weightless_label] = {static_cast<int32_t>(v)};
     }
   }
   try {
@@ -95,24 +114,15 @@ MLOperandDescriptor ToDescriptor(const graph::Graph& ir, const core::OperandDesc
 }
 
 void BindConstant(GraphImpl& g, const std::string& label, const MLBufferSource& data, std::string_view what) {
-  auto it = g.weightless.find(label);
-  if (it == g.weightless.end())
-    throw TypeError(StrCat(what, ": the graph has no weightless constant labelled '", label, "'"));
-  const ops::ProgramValue& value = g.executable->program().values[it->second];
+  GraphImpl::Weightless& w = internal::UnboundConstant(g, label, what);
+  const ops::ProgramValue& value = g.executable->program().values[w.value];
   const uint64_t bytes = ByteLengthFor(value.desc.type, core::ElementCount(value.desc.shape));
   internal::CheckBufferMatches(data, value.desc.type, bytes, StrCat(what, " '", label, "'"));
   ops::Device& device = g.context->device();
   auto buffer = device.Allocate(bytes, StrCat(what, ": weightless constant '", label, "'"),
                                 {g.context->ledger(), memory::Category::kConstantsRaw});
   device.Upload(*buffer, 0, data.bytes());
-  g.executable->SetConstant(it->second, std::move(buffer));
-  g.weightless_bound[label] = true;
-}
-
-void CompileWhenComplete(GraphImpl& g) {
-  for (const auto& [label, bound] : g.weightless_bound)
-    if (!bound) return;
-  g.executable->CompileDeviceProgram();
+  internal::GiveConstantData(g, w, std::move(buffer));
 }
 
 }  // namespace
@@ -155,8 +165,8 @@ std::map<std::string, std::vector<uint32_t>> MLGraph::computeShapes(
 std::vector<std::string> MLGraph::unboundConstants() const {
   const GraphImpl& g = G(impl_);
   std::vector<std::string> out;
-  for (const auto& [label, bound] : g.weightless_bound)
-    if (!bound) out.push_back(label);
+  for (const auto& [label, w] : g.weightless)
+    if (w.binding != GraphImpl::Binding::kBound) out.push_back(label);
   return out;
 }
 
@@ -165,7 +175,6 @@ void MLGraph::setConstantData(const std::string& label, const MLBufferSource& da
   std::lock_guard<std::mutex> lock(g.context->timeline());
   if (g.destroyed) throw InvalidStateError("setConstantData: the graph is destroyed");
   BindConstant(g, label, data, "setConstantData");
-  CompileWhenComplete(g);
 }
 
 std::string MLGraph::deviceName() const { return std::string(G(impl_).context->device().name()); }
@@ -182,7 +191,6 @@ void MLContext::bindConstants(const MLGraph& graph, const std::map<std::string, 
   std::lock_guard<std::mutex> lock(impl_->timeline());
   if (g.destroyed) throw InvalidStateError("bindConstants: the graph is destroyed");
   for (const auto& [label, data] : constants) BindConstant(g, label, data, "bindConstants");
-  CompileWhenComplete(g);
 }
 
 void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, const MLNamedTensors& outputs) {
@@ -226,8 +234,8 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, con
   for (const auto& [name, tensor] : outputs)
     if (!g.outputs.count(name)) throw TypeError(StrCat("dispatch: the graph has no output named '", name, "'"));
 
-  for (const auto& [label, bound] : g.weightless_bound)
-    if (!bound) throw InvalidStateError(StrCat("dispatch: weightless constant '", label, "' has no data yet"));
+  for (const auto& [label, w] : g.weightless)
+    if (w.binding != GraphImpl::Binding::kBound) throw InvalidStateError(StrCat("dispatch: weightless constant '", label, "' has no data yet"));
 
   // Concrete shapes of every operand: the static ones, or one inference pass.
   std::vector<std::vector<uint32_t>> operand_shapes;

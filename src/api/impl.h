@@ -11,6 +11,7 @@
 #include "core/parallel.h"
 #include "graph/graph.h"
 #include "memory/ledger.h"
+#include "memory/staging_gate.h"
 #include "ops/device.h"
 #include "ops/schema.h"
 #include "scheduler/executable.h"
@@ -31,6 +32,8 @@ class ContextImpl : public std::enable_shared_from_this<ContextImpl> {
   core::ParallelFor& parallel() { return *parallel_; }
   // Every byte the context holds is charged here (memoryLimit applies).
   const std::shared_ptr<memory::Ledger>& ledger() const { return ledger_; }
+  // Raw bytes of streamed constants in flight (MLConstantWriter).
+  memory::StagingGate& constant_staging() { return constant_staging_; }
 
   // Per-op limits: the schema's allowed types narrowed to what the device runs.
   const ops::OpLimits& limits(ops::OpKind op) const { return limits_[static_cast<int>(op)]; }
@@ -54,6 +57,7 @@ class ContextImpl : public std::enable_shared_from_this<ContextImpl> {
   std::shared_ptr<ops::Device> device_;
   std::shared_ptr<memory::Ledger> ledger_;
   std::unique_ptr<core::ParallelFor> parallel_;
+  memory::StagingGate constant_staging_;
   std::vector<ops::OpLimits> limits_;
   core::DataTypeSet io_types_;
   mutable std::mutex mutex_;
@@ -108,8 +112,13 @@ class GraphImpl {
   std::map<std::string, graph::OperandId> outputs;
   std::vector<int32_t> value_of_operand;       // operand id -> program value id (-1: unused)
   std::unique_ptr<scheduler::Executable> executable;
-  std::map<std::string, int32_t> weightless;   // label -> constant value id
-  std::map<std::string, bool> weightless_bound;
+  // Weightless constants by label, and where each is in its binding.
+  enum class Binding { kUnbound, kWriting, kBound };
+  struct Weightless {
+    int32_t value;  // program value id
+    Binding binding = Binding::kUnbound;
+  };
+  std::map<std::string, Weightless> weightless;
   bool destroyed = false;
   std::mutex mutex;
 };
@@ -120,6 +129,8 @@ void CheckDescriptor(MLOperandDataType type, const std::vector<MLDimension>& sha
 // The spec's "validate buffer with descriptor".
 void CheckBufferMatches(const MLBufferSource& buffer, MLOperandDataType type, uint64_t byte_length,
                         std::string_view what);
+// Its second half: the buffer's view type suits `type` (TypeError).
+void CheckViewType(const MLBufferSource& buffer, MLOperandDataType type, std::string_view what);
 
 }  // namespace webnn::internal
 
@@ -129,4 +140,10 @@ namespace webnn::internal {
 std::shared_ptr<GraphImpl> CompileGraph(const std::shared_ptr<ContextImpl>& context,
                                         std::shared_ptr<const graph::Graph> ir,
                                         const std::map<std::string, graph::OperandId>& outputs);
+// The weightless constant `label` of `g`, which must be waiting for data:
+// DataError for an unknown label, InvalidStateError when it has its data or
+// an open writer. `what` prefixes the messages. Call with the timeline held.
+GraphImpl::Weightless& UnboundConstant(GraphImpl& g, const std::string& label, std::string_view what);
+// Gives `w` its data (the device prepares what reads it) and marks it bound.
+void GiveConstantData(GraphImpl& g, GraphImpl::Weightless& w, std::shared_ptr<ops::DeviceBuffer> buffer);
 }  // namespace webnn::internal

@@ -84,6 +84,11 @@ class DeviceProgram {
   // packed the constant at compile time and reads only the packed copy: the
   // caller may then drop the buffer (scheduler::Executable).
   virtual bool ReadsConstant(size_t /*value*/) const { return true; }
+  // A constant that had no buffer at Compile (a weightless constant) has one
+  // now, in `constants` (indexed as at Compile): the program prepares what
+  // reads it (packs it) before this returns, or throws and stays as it was.
+  // Run may be called once every constant has a buffer.
+  virtual void BindConstant(size_t /*value*/, std::span<const std::shared_ptr<DeviceBuffer>> /*constants*/) {}
 };
 
 // What a device's kernels can run in fused form (Device::Fusions).
@@ -135,7 +140,8 @@ class Device {
   virtual bool SharesConstantBytes() const { return false; }
 
   // `constants` holds, for each constant value of `program`, its buffer (others
-  // null). What the program keeps (packed weights, scratch, parameters) is
+  // null; a constant without bytes yet is null too and bound later with
+  // DeviceProgram::BindConstant). What the program keeps (packed weights, scratch, parameters) is
   // charged to `ledger` for as long as it lives.
   virtual std::unique_ptr<DeviceProgram> Compile(const Program& program,
                                                  std::span<const std::shared_ptr<DeviceBuffer>> constants,

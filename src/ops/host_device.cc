@@ -1,6 +1,8 @@
 #include "ops/host_device.h"
 
+#include <algorithm>
 #include <cstring>
+#include <map>
 #include <new>
 
 #include "core/strings.h"
@@ -46,18 +48,67 @@ void MakeTensorViews(const Program& program, const ProgramStep& step, std::span<
 
 namespace {
 
+// A constant value the program has no bytes for yet (a weightless constant
+// not bound): the steps reading it wait (HostProgram::BindConstant).
+bool Missing(const Program& program, std::span<const std::shared_ptr<DeviceBuffer>> constants, int32_t v) {
+  return v >= 0 && program.values[v].kind == ProgramValue::Kind::kConstant && !constants[v];
+}
+
+// Steps are prepared (weights packed) as soon as every constant they read has
+// bytes: at Compile for most graphs; for a weightless constant when it is
+// bound, so a streamed weight is packed, and its raw bytes released, while the
+// next one streams in (webnn#901).
 class HostProgram final : public DeviceProgram {
  public:
-  HostProgram(const Program& program, std::vector<HostDevice::CompiledStep> steps,
-              std::shared_ptr<memory::Ledger> ledger, std::vector<memory::Charge> packed,
-              std::vector<bool> reads_constant)
-      : program_(program),
-        steps_(std::move(steps)),
-        ledger_(std::move(ledger)),
-        packed_(std::move(packed)),
-        reads_constant_(std::move(reads_constant)) {}
+  HostProgram(const HostDevice& device, const Program& program, std::shared_ptr<memory::Ledger> ledger)
+      : device_(device),
+        program_(program),
+        steps_(program.steps.size()),
+        packed_(program.steps.size()),
+        ledger_(std::move(ledger)) {
+    for (const ProgramStep& step : program_.steps)
+      for (int32_t v : step.inputs)
+        if (v >= 0 && program_.values[v].kind == ProgramValue::Kind::kConstant) ++pending_readers_[v];
+  }
 
-  bool ReadsConstant(size_t value) const override { return reads_constant_.at(value); }
+  // Prepares the steps that read `value` (or, with value < 0, every step)
+  // whose constants all have bytes. All or nothing: when one step fails (no
+  // kernel, over the memory limit) the steps prepared by this call are undone.
+  void PrepareReady(int32_t value, std::span<const std::shared_ptr<DeviceBuffer>> constants) {
+    std::vector<size_t> done;
+    try {
+      for (size_t s = 0; s < program_.steps.size(); ++s) {
+        const ProgramStep& step = program_.steps[s];
+        if (steps_[s].run) continue;
+        if (value >= 0 && std::find(step.inputs.begin(), step.inputs.end(), value) == step.inputs.end()) continue;
+        if (std::any_of(step.inputs.begin(), step.inputs.end(),
+                        [&](int32_t v) { return Missing(program_, constants, v); }))
+          continue;
+        Prepare(s, constants);
+        done.push_back(s);
+      }
+    } catch (...) {
+      for (size_t s : done) Unprepare(s);
+      throw;
+    }
+    // Once the last reader has packed a constant its pages are released at
+    // once, so packing a chain of weights holds one raw weight at a time
+    // (1 GiB of float32 matmul weights: peak 1.0x + one layer, not 2x).
+    for (size_t s : done)
+      for (int32_t v : program_.steps[s].inputs)
+        if (v >= 0 && program_.values[v].kind == ProgramValue::Kind::kConstant && !ReadsConstant(v))
+          constants[v]->ReleaseResidentPages();
+  }
+
+  void BindConstant(size_t value, std::span<const std::shared_ptr<DeviceBuffer>> constants) override {
+    PrepareReady(static_cast<int32_t>(value), constants);
+  }
+
+  // A constant is read at run by a step that did not pack it, or by a step
+  // not prepared yet (which may not pack it).
+  bool ReadsConstant(size_t value) const override {
+    return pending_readers_.count(static_cast<int32_t>(value)) || reads_constant_.count(static_cast<int32_t>(value));
+  }
 
   void Run(std::span<const ValueBinding> values, core::ParallelFor& parallel) override {
     // Kernel scratch that grows in this run is charged to the program's
@@ -66,6 +117,7 @@ class HostProgram final : public DeviceProgram {
     std::vector<TensorView> inputs, outputs;
     for (size_t s = 0; s < program_.steps.size(); ++s) {
       const ProgramStep& step = program_.steps[s];
+      if (!steps_[s].run) throw InvalidStateError(core::StrCat(OpName(step.op), ": a constant it reads has no data"));
       MakeTensorViews(program_, step, values, inputs, outputs);
       KernelContext ctx{step.op, *step.attrs, inputs, outputs, parallel, steps_[s].prepared.get()};
       try {
@@ -81,11 +133,49 @@ class HostProgram final : public DeviceProgram {
   }
 
  private:
+  void Prepare(size_t s, std::span<const std::shared_ptr<DeviceBuffer>> constants) {
+    const ProgramStep& step = program_.steps[s];
+    HostDevice::CompiledStep compiled = device_.CompileStep(program_, step, constants);
+    if (compiled.run == nullptr)
+      throw NotSupportedError(core::StrCat("device '", device_.name(), "' has no kernel for ", OpName(step.op)));
+    // Charged once packed (the packing knows its size): over the limit, the
+    // packed copy is freed as this throws, before the next step packs.
+    if (compiled.prepared_bytes != 0)
+      packed_[s] = memory::Charge(ledger_, memory::Place::kHost, memory::Category::kConstantsPacked,
+                                  compiled.prepared_bytes,
+                                  core::StrCat("packing the weights of ", OpName(step.op),
+                                               step.label.empty() ? "" : " '", step.label,
+                                               step.label.empty() ? "" : "'"));
+    for (size_t i = 0; i < step.inputs.size(); ++i) {
+      const int32_t v = step.inputs[i];
+      if (v < 0 || program_.values[v].kind != ProgramValue::Kind::kConstant) continue;
+      if (--pending_readers_[v] == 0) pending_readers_.erase(v);
+      const bool is_packed = compiled.prepared && i < 32 && (compiled.packed_inputs >> i & 1u);
+      if (!is_packed) ++reads_constant_[v];
+    }
+    steps_[s] = std::move(compiled);
+  }
+
+  void Unprepare(size_t s) {
+    const ProgramStep& step = program_.steps[s];
+    for (size_t i = 0; i < step.inputs.size(); ++i) {
+      const int32_t v = step.inputs[i];
+      if (v < 0 || program_.values[v].kind != ProgramValue::Kind::kConstant) continue;
+      ++pending_readers_[v];
+      const bool is_packed = steps_[s].prepared && i < 32 && (steps_[s].packed_inputs >> i & 1u);
+      if (!is_packed && --reads_constant_[v] == 0) reads_constant_.erase(v);
+    }
+    steps_[s] = {};
+    packed_[s].Reset();
+  }
+
+  const HostDevice& device_;  // outlives the program (scheduler::Executable holds both)
   Program program_;
-  std::vector<HostDevice::CompiledStep> steps_;
+  std::vector<HostDevice::CompiledStep> steps_;  // run == nullptr: not prepared yet
+  std::vector<memory::Charge> packed_;           // per step: what its prepared data holds
   std::shared_ptr<memory::Ledger> ledger_;
-  std::vector<memory::Charge> packed_;  // what steps_' prepared data holds
-  std::vector<bool> reads_constant_;  // per value
+  std::map<int32_t, uint32_t> pending_readers_;  // constant value -> steps not prepared yet
+  std::map<int32_t, uint32_t> reads_constant_;   // constant value -> prepared steps that read its bytes
 };
 
 }  // namespace
@@ -93,38 +183,9 @@ class HostProgram final : public DeviceProgram {
 std::unique_ptr<DeviceProgram> HostDevice::Compile(const Program& program,
                                                    std::span<const std::shared_ptr<DeviceBuffer>> constants,
                                                    const std::shared_ptr<memory::Ledger>& ledger) {
-  // Readers of each constant not compiled yet, and whether one reads its
-  // bytes at run. Once the last reader has packed a constant its pages are
-  // released at once, so packing a chain of weights holds one raw weight at a
-  // time (1 GiB of float32 matmul weights: peak 1.0x + one layer, not 2x).
-  const size_t n = program.values.size();
-  std::vector<uint32_t> readers(n, 0);
-  std::vector<bool> reads_constant(n, false);
-  for (const ProgramStep& step : program.steps)
-    for (int32_t v : step.inputs)
-      if (v >= 0 && program.values[v].kind == ProgramValue::Kind::kConstant) ++readers[v];
-  std::vector<CompiledStep> steps;
-  std::vector<memory::Charge> packed;
-  for (const ProgramStep& step : program.steps) {
-    CompiledStep compiled = CompileStep(program, step, constants);
-    if (compiled.run == nullptr)
-      throw NotSupportedError(core::StrCat("device '", name(), "' has no kernel for ", OpName(step.op)));
-    // Charged once packed (the packing knows its size): over the limit, the
-    // packed copy is freed as this throws, before the next step packs.
-    if (compiled.prepared_bytes != 0)
-      packed.emplace_back(ledger, memory::Place::kHost, memory::Category::kConstantsPacked, compiled.prepared_bytes,
-                          core::StrCat("packing the weights of ", OpName(step.op),
-                                       step.label.empty() ? "" : " '", step.label, step.label.empty() ? "" : "'"));
-    for (size_t i = 0; i < step.inputs.size(); ++i) {
-      const int32_t v = step.inputs[i];
-      if (v < 0 || program.values[v].kind != ProgramValue::Kind::kConstant) continue;
-      const bool is_packed = compiled.prepared && i < 32 && (compiled.packed_inputs >> i & 1u);
-      if (!is_packed) reads_constant[v] = true;
-      if (--readers[v] == 0 && !reads_constant[v] && constants[v]) constants[v]->ReleaseResidentPages();
-    }
-    steps.push_back(std::move(compiled));
-  }
-  return std::make_unique<HostProgram>(program, std::move(steps), ledger, std::move(packed), std::move(reads_constant));
+  auto p = std::make_unique<HostProgram>(*this, program, ledger);
+  p->PrepareReady(-1, constants);
+  return p;
 }
 
 }  // namespace webnn::ops

@@ -61,7 +61,6 @@ class HostDevice : public Device {
     uint32_t packed_inputs = 0;
   };
 
- protected:
   // Chooses and prepares the kernel of one step at compile time. `constants`
   // holds the buffers of the program's constant values (null for others).
   // Throws NotSupportedError if the device cannot run the step.

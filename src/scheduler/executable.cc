@@ -42,36 +42,45 @@ Executable::Executable(std::shared_ptr<ops::Device> device, ops::Program program
                                {ledger_, memory::Category::kIntermediates});
 
   released_.assign(n, false);
-  bool all_constants = true;
-  for (size_t v = 0; v < n; ++v)
-    if (program_.values[v].kind == ops::ProgramValue::Kind::kConstant && !constants_[v]) all_constants = false;
-  if (!all_constants) return;
-  CompileDeviceProgram();
-  // No constant can be bound later (there are no weightless ones), so nothing
-  // recompiles: a constant the program packed needs no bytes any more.
-  for (size_t v = 0; v < n; ++v) {
-    if (program_.values[v].kind != ops::ProgramValue::Kind::kConstant || device_program_->ReadsConstant(v)) continue;
+  device_program_ = device_->Compile(program_, constants_, ledger_);
+  ReleaseUnreadConstants();
+}
+
+void Executable::ReleaseUnreadConstants() {
+  // A constant every reader packed needs no bytes any more; it can never be
+  // bound again (BindConstant refuses a bound one), so nothing re-packs it.
+  for (size_t v = 0; v < program_.values.size(); ++v) {
+    if (program_.values[v].kind != ops::ProgramValue::Kind::kConstant || !constants_[v] || released_[v] ||
+        device_program_->ReadsConstant(v))
+      continue;
     constants_[v] = std::make_shared<ops::ReleasedConstantBuffer>(constants_[v]->size());
     released_[v] = true;
   }
 }
 
-void Executable::SetConstant(int32_t value, std::shared_ptr<ops::DeviceBuffer> buffer) {
+void Executable::BindConstant(int32_t value, std::shared_ptr<ops::DeviceBuffer> buffer) {
   std::lock_guard<std::mutex> lock(run_mutex_);
-  constants_.at(value) = std::move(buffer);
-  device_program_.reset();
+  if (constants_.at(value)) throw InvalidStateError("a constant's data can be given only once");
+  constants_[value] = std::move(buffer);
+  try {
+    device_program_->BindConstant(value, constants_);
+  } catch (...) {
+    constants_[value].reset();
+    throw;
+  }
+  ReleaseUnreadConstants();
 }
 
-void Executable::CompileDeviceProgram() {
-  for (bool released : released_)
-    if (released) throw InvalidStateError("recompiling a program whose packed constants were released");
-  device_program_ = device_->Compile(program_, constants_, ledger_);
+bool Executable::complete() const {
+  for (size_t v = 0; v < program_.values.size(); ++v)
+    if (program_.values[v].kind == ops::ProgramValue::Kind::kConstant && !constants_[v]) return false;
+  return true;
 }
 
 void Executable::Run(const std::vector<ops::DeviceBuffer*>& external,
                      const std::vector<std::vector<uint32_t>>& shapes, core::ParallelFor& parallel) {
   std::lock_guard<std::mutex> lock(run_mutex_);
-  if (!device_program_) throw InvalidStateError("the graph has constants without data");
+  if (!complete()) throw InvalidStateError("the graph has constants without data");
   std::vector<ops::ValueBinding> bindings(program_.values.size());
   for (size_t v = 0; v < program_.values.size(); ++v) {
     ops::ValueBinding& b = bindings[v];

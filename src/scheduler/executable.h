@@ -15,13 +15,13 @@ namespace webnn::scheduler {
 
 class Executable {
  public:
-  // `constants[v]` is the buffer of constant value v (null for other values).
+  // `constants[v]` is the buffer of constant value v (null for other values,
+  // and for weightless constants bound later with BindConstant).
   // Plans the arena from the program's value lifetimes at their maximum shapes.
   // The arena and what the device program keeps are charged to `ledger`.
-  // When every constant is present the device program is compiled here, and
-  // the buffers of constants it packed and no longer reads are dropped
-  // (constant_released); a program with weightless constants keeps them all,
-  // since binding one recompiles the whole program.
+  // The device program is compiled here: every step whose constants are all
+  // present is prepared (weights packed), and the buffers of constants it
+  // packed and no longer reads are dropped (constant_released).
   Executable(std::shared_ptr<ops::Device> device, ops::Program program,
              std::vector<std::shared_ptr<ops::DeviceBuffer>> constants, std::shared_ptr<memory::Ledger> ledger);
 
@@ -37,11 +37,13 @@ class Executable {
   // arena would hold without sharing.
   uint64_t intermediate_bytes() const { return intermediate_bytes_; }
   size_t intermediate_count() const { return intermediate_count_; }
-  // Replaces a constant's buffer (weightless constants bound after build).
-  void SetConstant(int32_t value, std::shared_ptr<ops::DeviceBuffer> buffer);
-  // (Re)compiles the device program; done when every constant is present.
-  void CompileDeviceProgram();
-  bool compiled() const { return device_program_ != nullptr; }
+  // Gives a weightless constant its buffer (once): the steps reading it are
+  // prepared now, and its buffer dropped if they packed it (webnn#901: a
+  // streamed weight's raw bytes leave before the next one arrives). On an
+  // error (over the memory limit, ...) the constant stays without data.
+  void BindConstant(int32_t value, std::shared_ptr<ops::DeviceBuffer> buffer);
+  // Whether every constant has its data (Run refuses to run otherwise).
+  bool complete() const;
   // Whether constant value `value`'s buffer was dropped after compilation.
   bool constant_released(size_t value) const { return released_.at(value); }
 
@@ -57,6 +59,8 @@ class Executable {
   std::vector<uint64_t> arena_offsets_;  // per value; intermediates only
   std::unique_ptr<ops::DeviceProgram> device_program_;
   std::mutex run_mutex_;
+
+  void ReleaseUnreadConstants();
 };
 
 }  // namespace webnn::scheduler
