@@ -150,11 +150,18 @@ TEST_CASE("constants from a mapped weights file give the results of copied buffe
     for (const std::string device : {"reference", "cpu"}) {
       INFO((safetensors ? "safetensors" : ".weights") << " on " << device);
       MLContext ctx = ML::createContext({.device = DeviceOf(device)});
-      io::LoadedGraph loaded = io::LoadGraphFile(ctx, (dir.path / "chain.json").string(), {.weights_path = weights.string()});
       MLGraph copied = BuildFromBuffers(ctx);
       const std::vector<float> expected = Run(ctx, copied);
-      CHECK(Run(ctx, loaded.graph) == expected);
-      CHECK(Run(ctx, loaded.graph) == expected);  // the packed copy again, with the mapping's pages gone
+      // Views of the mapping (0), or streamed through MLConstantWriter in
+      // chunks that split elements and layers unevenly.
+      for (uint64_t chunk : {0, 1000}) {
+        INFO("stream_chunk_bytes " << chunk);
+        io::LoadedGraph loaded = io::LoadGraphFile(ctx, (dir.path / "chain.json").string(),
+                                                   {.weights_path = weights.string(), .stream_chunk_bytes = chunk});
+        CHECK(loaded.graph.unboundConstants().empty());
+        CHECK(Run(ctx, loaded.graph) == expected);
+        CHECK(Run(ctx, loaded.graph) == expected);  // the packed copy again, with the mapping's pages gone
+      }
     }
   }
 }

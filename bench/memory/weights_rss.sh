@@ -8,7 +8,8 @@
 #
 # BUILD_DIR defaults to build/, DATA_DIR to /tmp/webnn-weights-rss (about 1.9 GB
 # of generated files, written once and reused). WEBNN_RSS_CASES limits the
-# cases (e.g. "f32_256m int4_16"); WEBNN_RSS_DEVICES the devices.
+# cases (e.g. "f32_256m int4_16"); WEBNN_RSS_DEVICES the devices;
+# WEBNN_RSS_MODES how the weights arrive (map, stream).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../../build}
@@ -17,6 +18,10 @@ webnn=$build/tools/webnn
 py=/usr/bin/python3; [ -x "$py" ] || py=python3
 cases=${WEBNN_RSS_CASES:-"f32_256m f32_1g int4_16 st_256m"}
 devices=${WEBNN_RSS_DEVICES:-"cpu reference"}
+# How the weights arrive: "map" (constants are views of the mapped file, packed
+# at build) or "stream" (built weightless, then streamed from the mapping
+# through MLConstantWriter in 4 MiB chunks, webnn#901; packed as each closes).
+modes=${WEBNN_RSS_MODES:-"map stream"}
 mkdir -p "$data"
 
 # name -> generator arguments
@@ -41,8 +46,8 @@ for d in $devices; do
          awk -F: '/Maximum resident set size/{gsub(/ /,"",$2); print int($2 / 1024)}')
   echo "runtime: webnn run of examples/tiny_cnn.json on $d peaks at $base MiB"
 done
-printf '| %-9s | %-9s | %12s | %13s | %14s | %8s | %s |\n' graph device "weights MiB" "peak RSS MiB" "peak/weights" "target MiB" "met"
-printf '|%s|%s|%s|%s|%s|%s|%s|\n' ----------- ----------- -------------- --------------- ---------------- ------------ -----
+printf '| %-9s | %-9s | %-6s | %12s | %13s | %14s | %8s | %s |\n' graph device load "weights MiB" "peak RSS MiB" "peak/weights" "target MiB" "met"
+printf '|%s|%s|%s|%s|%s|%s|%s|%s|\n' ----------- ----------- -------- -------------- --------------- ---------------- ------------ -----
 for c in $cases; do
   if [ ! -f "$data/$c.json" ]; then
     # shellcheck disable=SC2046
@@ -67,15 +72,18 @@ for c in $cases; do
       packed=$((layers * (8 + 4)))
     fi
     target=$((packed + largest + 64))
-    log=$(mktemp)
-    if ! /usr/bin/time -v "$webnn" run --device "$d" "$data/$c.json" >"$log.out" 2>"$log"; then
-      echo "webnn run failed on $c/$d:" >&2; cat "$log.out" "$log" >&2; exit 1
-    fi
-    rss_kb=$(awk -F: '/Maximum resident set size/{gsub(/ /,"",$2); print $2}' "$log")
-    rss=$((rss_kb / 1024))
-    ratio=$(awk -v r="$rss" -v w="$wmib" 'BEGIN{printf "%.2fx", r / w}')
-    met=no; [ "$rss" -le "$target" ] && met=yes
-    printf '| %-9s | %-9s | %12d | %13d | %14s | %10d | %s |\n' "$c" "$d" "$wmib" "$rss" "$ratio" "$target" "$met"
-    rm -f "$log" "$log.out"
+    for mode in $modes; do
+      stream=(); [ "$mode" = stream ] && stream=(--stream-weights 4194304)
+      log=$(mktemp)
+      if ! /usr/bin/time -v "$webnn" run --device "$d" "${stream[@]}" "$data/$c.json" >"$log.out" 2>"$log"; then
+        echo "webnn run failed on $c/$d/$mode:" >&2; cat "$log.out" "$log" >&2; exit 1
+      fi
+      rss_kb=$(awk -F: '/Maximum resident set size/{gsub(/ /,"",$2); print $2}' "$log")
+      rss=$((rss_kb / 1024))
+      ratio=$(awk -v r="$rss" -v w="$wmib" 'BEGIN{printf "%.2fx", r / w}')
+      met=no; [ "$rss" -le "$target" ] && met=yes
+      printf '| %-9s | %-9s | %-6s | %12d | %13d | %14s | %10d | %s |\n' "$c" "$d" "$mode" "$wmib" "$rss" "$ratio" "$target" "$met"
+      rm -f "$log" "$log.out"
+    done
   done
 done

@@ -279,7 +279,7 @@ LoadedGraph BuildGraphFromJson(const MLContext& context, const std::string& json
       try {
         if (kind == "weights") {
           const std::string ref = String(Field(init, "ref", w), w + ".init.ref");
-          if (weightless) {
+          if (weightless && !weights) {
             env[name] = builder.constant(MLConstantDescriptor{type, shape, ref});
             continue;
           }
@@ -289,6 +289,10 @@ LoadedGraph BuildGraphFromJson(const MLContext& context, const std::string& json
           if (t->dataType != type || t->shape != shape)
             throw DataError(StrCat(w, ": declared ", ToString(type), " ", core::ListToString(shape), " but weight '",
                                    ref, "' is ", ToString(t->dataType), " ", core::ListToString(t->shape)));
+          if (weightless) {  // checked against the file, streamed after build (StreamWeights)
+            env[name] = builder.constant(MLConstantDescriptor{type, shape, ref});
+            continue;
+          }
           env[name] = internal::ConstantFromBytes(builder, desc, weights->Constant(*t));
         } else if (kind == "scalar") {
           // A constant of `shape` filled with one value, cast like an MLNumber.
@@ -449,8 +453,31 @@ LoadedGraph LoadGraphFile(const MLContext& context, const std::string& json_path
   std::unique_ptr<WeightStore> weights;
   if (!weights_path.empty() && !options.weightless)
     weights = std::make_unique<WeightStore>(WeightStore::Load(weights_path, options.manifest_path));
-  return BuildGraphFromJson(context, std::string(reinterpret_cast<const char*>(text.data()), text.size()),
-                            weights.get(), json_path, options.weightless);
+  const bool stream = weights && options.stream_chunk_bytes != 0;
+  LoadedGraph loaded = BuildGraphFromJson(context, std::string(reinterpret_cast<const char*>(text.data()), text.size()),
+                                          weights.get(), json_path, options.weightless || stream);
+  if (stream) StreamWeights(loaded.graph, *weights, options.stream_chunk_bytes, weights_path);
+  return loaded;
+}
+
+void StreamWeights(MLGraph& graph, const WeightStore& weights, uint64_t chunk_bytes, const std::string& what) {
+  if (chunk_bytes == 0) throw TypeError(StrCat(what, ": the streaming chunk size must not be 0"));
+  for (const std::string& label : graph.unboundConstants()) {
+    const WeightStore::Tensor* t = weights.Find(label);
+    if (!t) throw DataError(StrCat(what, ": weight '", label, "' is not in the weights file"));
+    MLConstantWriter writer = graph.writeConstant(label);
+    if (writer.byteLength() != t->length)
+      throw DataError(StrCat(what, ": weight '", label, "' has ", t->length, " bytes, the graph's constant ",
+                             writer.byteLength()));
+    const std::span<const std::byte> data = weights.Data(*t);
+    for (uint64_t at = 0; at < data.size(); at += chunk_bytes) {
+      const std::span<const std::byte> chunk = data.subspan(at, std::min<uint64_t>(chunk_bytes, data.size() - at));
+      writer.write(MLBufferSource(chunk));
+      // Written is copied: the file's pages of this chunk can go.
+      if (weights.mapping()) weights.mapping()->ReleasePages(chunk);
+    }
+    writer.close();
+  }
 }
 
 }  // namespace webnn::io

@@ -76,11 +76,22 @@ struct GraphLoadOptions {
   // Build weight constants as weightless constants (labelled by their names);
   // bind them later with MLContext::bindConstants (DAOP flow).
   bool weightless = false;
+  // Not 0: build the weights as weightless constants (checked against the
+  // file), then stream each one from the mapped file through
+  // MLGraph::writeConstant in chunks of this many bytes (StreamWeights).
+  // 0: the constants are views of the mapping, packed at build (no copy).
+  uint64_t stream_chunk_bytes = 0;
 };
 
 // Parses, builds and compiles. Errors name the file, the node and the reason:
 // DataError for a malformed file, or the builder's error for an invalid graph.
 LoadedGraph LoadGraphFile(const MLContext& context, const std::string& json_path, const GraphLoadOptions& options);
+
+// Streams every weightless constant `graph` still waits for from `weights`
+// (labels are weight names) through MLConstantWriter, `chunk_bytes` at a time,
+// releasing each chunk's mapped pages once written. `what` names the file in
+// errors.
+void StreamWeights(MLGraph& graph, const WeightStore& weights, uint64_t chunk_bytes, const std::string& what);
 
 // The same from in-memory text (used by the fuzzer and tests). `weights` may be null
 // when the graph has no weight constants.

@@ -86,18 +86,19 @@ class HostProgram final : public DeviceProgram {
           continue;
         Prepare(s, constants);
         done.push_back(s);
+        // Once the last reader has packed a constant its pages are released
+        // at once, before the next step packs, so packing a chain of weights
+        // holds one raw weight at a time (1 GiB of float32 matmul weights:
+        // peak 1.0x + one layer, not 2x). Only a hint: undoing the step
+        // below leaves the bytes readable.
+        for (int32_t v : step.inputs)
+          if (v >= 0 && program_.values[v].kind == ProgramValue::Kind::kConstant && !ReadsConstant(v))
+            constants[v]->ReleaseResidentPages();
       }
     } catch (...) {
       for (size_t s : done) Unprepare(s);
       throw;
     }
-    // Once the last reader has packed a constant its pages are released at
-    // once, so packing a chain of weights holds one raw weight at a time
-    // (1 GiB of float32 matmul weights: peak 1.0x + one layer, not 2x).
-    for (size_t s : done)
-      for (int32_t v : program_.steps[s].inputs)
-        if (v >= 0 && program_.values[v].kind == ProgramValue::Kind::kConstant && !ReadsConstant(v))
-          constants[v]->ReleaseResidentPages();
   }
 
   void BindConstant(size_t value, std::span<const std::shared_ptr<DeviceBuffer>> constants) override {

@@ -193,6 +193,8 @@ void Usage() {
       "  --nhwc-layout           also run the experimental nhwc layout pass\n"
       "  --weights FILE          .weights or .safetensors (default: next to GRAPH.json)\n"
       "  --manifest FILE         manifest of a .weights file (default: <weights>.manifest.json)\n"
+      "  --stream-weights BYTES  build the weights weightless, then stream them from the mapped file\n"
+      "                          through MLConstantWriter in chunks of BYTES (webnn#901)\n"
       "  --input NAME=FILE.npy   input data (repeatable); other inputs are random\n"
       "  --seed N                seed of the random inputs (default 1)\n"
       "  --dim NAME=SIZE         size of a named dynamic dimension (default: its maxSize)\n"
@@ -200,6 +202,8 @@ void Usage() {
       "  --tolerance T           fail (exit 1) if a compared output's max |ours - ref| / max |ref| > T\n"
       "  --save DIR              write every output as DIR/NAME.npy\n"
       "  --iterations N          time N dispatches after one warm-up (default 1)\n"
+      "  --staging-limit BYTES   MLContextOptions::constantStagingLimit: raw bytes streamed weights may\n"
+      "                          hold at once before they are packed (default 64 MiB)\n"
       "  --memory-limit BYTES    MLContextOptions::memoryLimit: going over it is a QuotaExceededError\n"
       "  --memory                print the context's current and peak bytes per category and device,\n"
       "                          the process's peak RSS and the arena's plan (also when over the limit)\n");
@@ -242,6 +246,8 @@ int Run(const Args& args) {
       context_options.nhwcLayout = true;
     } else if (a == "--weights") {
       load.weights_path = value();
+    } else if (a == "--stream-weights") {
+      load.stream_chunk_bytes = ParseBytes(value(), "--stream-weights");
     } else if (a == "--manifest") {
       load.manifest_path = value();
     } else if (a == "--input") {
@@ -259,6 +265,8 @@ int Run(const Args& args) {
       tolerance = std::stod(value());
     } else if (a == "--save") {
       save_dir = value();
+    } else if (a == "--staging-limit") {
+      context_options.constantStagingLimit = ParseBytes(value(), "--staging-limit");
     } else if (a == "--memory-limit") {
       context_options.memoryLimit = ParseBytes(value(), "--memory-limit");
     } else if (a == "--memory") {
