@@ -625,6 +625,34 @@ TEST_CASE("MLConstantWriter: 8 threads stream 8 weights through a 2-weight stagi
     CHECK(raw.peak <= raw.current + 2 * weight_bytes);
 }
 
+TEST_CASE("MLConstantWriter: packing over the memory limit fails close(); the writer keeps its bytes",
+          "[memory][streaming][device]") {
+  const uint32_t k = 256;  // 256 KiB weight
+  const uint64_t weight_bytes = uint64_t{k} * k * 4;
+  // Room for the raw weight, not for a packed copy beside it.
+  MLContext ctx = LimitedContext(weight_bytes + weight_bytes / 2);
+  MLGraph g = MatmulChain(ctx, k, 1);
+  const std::vector<std::byte> w0 = Bytes(Weight(k, 0));
+  MLConstantWriter w = g.writeConstant("w0");
+  w.write(Source(w0));
+  const std::string error = ErrorText([&] { w.close(); });
+  if (!error.empty()) {
+    // A device that packs (cpu): the limit trips on the packed copy, the
+    // constant stays without data, and the writer can still be aborted.
+    CHECK_THAT(error, Catch::Contains("QuotaExceededError") && Catch::Contains("constants (packed)") &&
+                          Catch::Contains("packing the weights of matmul"));
+    CHECK(g.unboundConstants() == std::vector<std::string>{"w0"});
+    CHECK(w.bytesWritten() == weight_bytes);
+    CHECK_THAT(ErrorText([&] { w.close(); }), Catch::Contains("QuotaExceededError"));  // same again, no crash
+    w.abort();
+    CHECK(ErrorName([&] { RunChain(ctx, g, k); }) == "InvalidStateError");
+  } else {
+    CHECK(RunChain(ctx, g, k).size() == 2 * k * 4);
+  }
+  g.destroy();
+  CheckContextStillWorks(ctx);
+}
+
 TEST_CASE("weightless graphs declaring 107 GB of constants build without allocating them", "[memory][streaming][device]") {
   MLContext ctx = LimitedContext(64 << 20);
   const MLMemoryUsage baseline = ctx.memoryUsage();

@@ -62,8 +62,11 @@ class ConstantWriterImpl {
     {
       std::lock_guard<std::mutex> timeline(context.timeline());
       if (graph_->destroyed) throw InvalidStateError(StrCat(What("close"), ": the graph is destroyed"));
-      GiveConstantData(*graph_, graph_->weightless.at(label_), std::move(buffer_));
+      // On an error (packing over the memory limit) the writer keeps its
+      // bytes: close() may be tried again, or the writer aborted.
+      GiveConstantData(*graph_, graph_->weightless.at(label_), buffer_);
     }
+    buffer_.reset();
     state_ = State::kClosed;
     ReleaseStaging();
   }
