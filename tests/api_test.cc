@@ -73,7 +73,8 @@ T ProbeArgument(const MLOperand& x) {
   else if constexpr (std::is_same_v<T, std::vector<MLDimension>>) return {2, 2};
   else if constexpr (std::is_same_v<T, MLSplits>) return uint32_t{1};
   else {
-    static_assert(std::is_base_of_v<MLOperatorOptions, T>, "ProbeArgument: a parameter type to add");
+    // An options dictionary: every one has MLOperatorOptions' label.
+    static_assert(std::is_same_v<decltype(T::label), std::string>, "ProbeArgument: a parameter type to add");
     T options{};
     options.label = "probe";
     return options;
@@ -365,6 +366,17 @@ TEST_CASE("dynamic dimensions reach ops whose output sizes are computed", "[api]
   MLGraph g = b.build({{"y", pooled}});
   CHECK(g.computeShapes({{"x", {1, 1, 6, 10}}}).at("y") == std::vector<uint32_t>{1, 1, 3, 5});
   CHECK(ErrorName([&] { g.computeShapes({{"x", {1, 1, 1, 10}}}); }) == "TypeError");  // window larger than input
+}
+
+TEST_CASE("designated initializers reach the label of an option struct", "[api][validation]") {
+  MLContext ctx = Context();
+  MLGraphBuilder b(ctx);
+  MLOperand x = b.input("x", {F32, {1, 4, 5, 5}});
+  MLOperand w = b.input("w", {F32, {4, 1, 3, 3}});
+  // groups = 3 does not divide 4 channels: the error names the label.
+  const std::string msg = ErrorMessage([&] { b.conv2d(x, w, {.label = "dw", .groups = 3}); });
+  CHECK(msg.rfind("conv2d [dw]: ", 0) == 0);
+  CHECK(b.conv2d(x, w, {.label = "dw", .groups = 4}).shape() == std::vector<MLDimension>{1, 4, 3, 3});
 }
 
 TEST_CASE("labels are sanitized in messages", "[api][validation]") {

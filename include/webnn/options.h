@@ -13,29 +13,35 @@
 
 namespace webnn {
 
-
+// Every dictionary starts with MLOperatorOptions' `label`. The IDL inherits it;
+// here it is an ordinary first member of each struct, so that designated
+// initializers reach it: {.label = "dw", .groups = 8}.
 struct MLOperatorOptions {
   std::string label;
 };
 
-struct MLArgMinMaxOptions : MLOperatorOptions {
+struct MLArgMinMaxOptions {
+  std::string label;
   bool keepDimensions = false;
   MLOperandDataType outputDataType = MLOperandDataType::kInt32;
 };
 
-struct MLBatchNormalizationOptions : MLOperatorOptions {
+struct MLBatchNormalizationOptions {
+  std::string label;
   std::optional<MLOperand> scale;
   std::optional<MLOperand> bias;
   uint32_t axis = 1;
   double epsilon = 1e-5;
 };
 
-struct MLClampOptions : MLOperatorOptions {
+struct MLClampOptions {
+  std::string label;
   std::optional<MLNumber> minValue;
   std::optional<MLNumber> maxValue;
 };
 
-struct MLConv2dOptions : MLOperatorOptions {
+struct MLConv2dOptions {
+  std::string label;
   std::optional<std::vector<uint32_t>> padding;    // [beginH, endH, beginW, endW]
   std::optional<std::vector<uint32_t>> strides;    // [h, w]
   std::optional<std::vector<uint32_t>> dilations;  // [h, w]
@@ -45,7 +51,8 @@ struct MLConv2dOptions : MLOperatorOptions {
   std::optional<MLOperand> bias;
 };
 
-struct MLConvTranspose2dOptions : MLOperatorOptions {
+struct MLConvTranspose2dOptions {
+  std::string label;
   std::optional<std::vector<uint32_t>> padding;
   std::optional<std::vector<uint32_t>> strides;
   std::optional<std::vector<uint32_t>> dilations;
@@ -57,20 +64,24 @@ struct MLConvTranspose2dOptions : MLOperatorOptions {
   std::optional<MLOperand> bias;
 };
 
-struct MLCumulativeSumOptions : MLOperatorOptions {
+struct MLCumulativeSumOptions {
+  std::string label;
   bool exclusive = false;
   bool reversed = false;
 };
 
-struct MLEluOptions : MLOperatorOptions {
+struct MLEluOptions {
+  std::string label;
   double alpha = 1;
 };
 
-struct MLGatherOptions : MLOperatorOptions {
+struct MLGatherOptions {
+  std::string label;
   uint32_t axis = 0;
 };
 
-struct MLGemmOptions : MLOperatorOptions {
+struct MLGemmOptions {
+  std::string label;
   std::optional<MLOperand> c;
   double alpha = 1.0;
   double beta = 1.0;
@@ -78,7 +89,8 @@ struct MLGemmOptions : MLOperatorOptions {
   bool bTranspose = false;
 };
 
-struct MLGruOptions : MLOperatorOptions {
+struct MLGruOptions {
+  std::string label;
   std::optional<MLOperand> bias;
   std::optional<MLOperand> recurrentBias;
   std::optional<MLOperand> initialHiddenState;
@@ -89,7 +101,8 @@ struct MLGruOptions : MLOperatorOptions {
   std::optional<std::vector<MLRecurrentNetworkActivation>> activations;
 };
 
-struct MLGruCellOptions : MLOperatorOptions {
+struct MLGruCellOptions {
+  std::string label;
   std::optional<MLOperand> bias;
   std::optional<MLOperand> recurrentBias;
   bool resetAfter = true;
@@ -97,35 +110,41 @@ struct MLGruCellOptions : MLOperatorOptions {
   std::optional<std::vector<MLRecurrentNetworkActivation>> activations;
 };
 
-struct MLHardSigmoidOptions : MLOperatorOptions {
+struct MLHardSigmoidOptions {
+  std::string label;
   double alpha = 0.2;
   double beta = 0.5;
 };
 
-struct MLInstanceNormalizationOptions : MLOperatorOptions {
+struct MLInstanceNormalizationOptions {
+  std::string label;
   std::optional<MLOperand> scale;
   std::optional<MLOperand> bias;
   double epsilon = 1e-5;
   MLInputOperandLayout layout = MLInputOperandLayout::kNchw;
 };
 
-struct MLLayerNormalizationOptions : MLOperatorOptions {
+struct MLLayerNormalizationOptions {
+  std::string label;
   std::optional<MLOperand> scale;
   std::optional<MLOperand> bias;
   std::optional<std::vector<uint32_t>> axes;
   double epsilon = 1e-5;
 };
 
-struct MLLeakyReluOptions : MLOperatorOptions {
+struct MLLeakyReluOptions {
+  std::string label;
   double alpha = 0.01;
 };
 
-struct MLLinearOptions : MLOperatorOptions {
+struct MLLinearOptions {
+  std::string label;
   double alpha = 1;
   double beta = 0;
 };
 
-struct MLLstmOptions : MLOperatorOptions {
+struct MLLstmOptions {
+  std::string label;
   std::optional<MLOperand> bias;
   std::optional<MLOperand> recurrentBias;
   std::optional<MLOperand> peepholeWeight;
@@ -137,7 +156,8 @@ struct MLLstmOptions : MLOperatorOptions {
   std::optional<std::vector<MLRecurrentNetworkActivation>> activations;
 };
 
-struct MLLstmCellOptions : MLOperatorOptions {
+struct MLLstmCellOptions {
+  std::string label;
   std::optional<MLOperand> bias;
   std::optional<MLOperand> recurrentBias;
   std::optional<MLOperand> peepholeWeight;
@@ -145,12 +165,14 @@ struct MLLstmCellOptions : MLOperatorOptions {
   std::optional<std::vector<MLRecurrentNetworkActivation>> activations;
 };
 
-struct MLPadOptions : MLOperatorOptions {
+struct MLPadOptions {
+  std::string label;
   MLPaddingMode mode = MLPaddingMode::kConstant;
   MLNumber value = 0;
 };
 
-struct MLPool2dOptions : MLOperatorOptions {
+struct MLPool2dOptions {
+  std::string label;
   std::optional<std::vector<uint32_t>> windowDimensions;
   std::optional<std::vector<uint32_t>> padding;
   std::optional<std::vector<uint32_t>> strides;
@@ -160,39 +182,47 @@ struct MLPool2dOptions : MLOperatorOptions {
   std::optional<std::vector<uint32_t>> outputSizes;
 };
 
-struct MLReduceOptions : MLOperatorOptions {
+struct MLReduceOptions {
+  std::string label;
   std::optional<std::vector<uint32_t>> axes;
   bool keepDimensions = false;
 };
 
-struct MLResample2dOptions : MLOperatorOptions {
+struct MLResample2dOptions {
+  std::string label;
   MLInterpolationMode mode = MLInterpolationMode::kNearestNeighbor;
   std::optional<std::vector<float>> scales;
   std::optional<std::vector<uint32_t>> sizes;
   std::optional<std::vector<uint32_t>> axes;
 };
 
-struct MLReverseOptions : MLOperatorOptions {
+struct MLReverseOptions {
+  std::string label;
   std::optional<std::vector<uint32_t>> axes;
 };
 
-struct MLScatterOptions : MLOperatorOptions {
+struct MLScatterOptions {
+  std::string label;
   uint32_t axis = 0;
 };
 
-struct MLSliceOptions : MLOperatorOptions {
+struct MLSliceOptions {
+  std::string label;
   std::optional<std::vector<uint32_t>> strides;
 };
 
-struct MLSplitOptions : MLOperatorOptions {
+struct MLSplitOptions {
+  std::string label;
   uint32_t axis = 0;
 };
 
-struct MLTransposeOptions : MLOperatorOptions {
+struct MLTransposeOptions {
+  std::string label;
   std::optional<std::vector<uint32_t>> permutation;
 };
 
-struct MLTriangularOptions : MLOperatorOptions {
+struct MLTriangularOptions {
+  std::string label;
   bool upper = true;
   int32_t diagonal = 0;
 };
