@@ -125,7 +125,7 @@ void CheckBufferMatches(const MLBufferSource& buffer, MLOperandDataType type, ui
 
 namespace webnn::internal {
 // Lowers `ir` to a program for the context's device, uploads constants, plans
-// memory and compiles. Defined in api/graph.cc.
+// memory and compiles. Defined in scheduler/compile_graph.cc.
 std::shared_ptr<GraphImpl> CompileGraph(const std::shared_ptr<ContextImpl>& context,
                                         std::shared_ptr<const graph::Graph> ir,
                                         const std::map<std::string, graph::OperandId>& outputs);
