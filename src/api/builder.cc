@@ -220,7 +220,11 @@ MLGraph MLGraphBuilder::build(const MLNamedOperands& outputs) {
   std::map<std::string, graph::OperandId> named;
   for (const auto& [name, operand] : outputs) named[name] = operand.id();
   auto ir = std::make_shared<const graph::Graph>(impl_->graph);
-  auto g = internal::CompileGraph(impl_->context, ir, named);
+  auto g = std::make_shared<internal::GraphImpl>();
+  g->context = impl_->context;
+  const MLContextOptions& options = impl_->context->options();
+  graph::CompileGraph(*g, impl_->context->device_ptr(), impl_->context->ledger(),
+                      {.graph_passes = options.graphPasses, .nhwc_layout = options.nhwcLayout}, ir, named);
   impl_->context->Register(g);
   return MLGraph(g);
 }

@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "api/impl.h"
+#include "scheduler/device_choice.h"
 #include "scheduler/thread_pool.h"
 #include "core/strings.h"
 #include "webnn/webnn.h"
@@ -146,31 +147,7 @@ MLContext ML::createContext(const MLContextOptions& options) {
                            scheduler::ThreadPool::kMaxThreads, " (0 = every available core)"));
   if (options.memoryLimit && *options.memoryLimit == 0)
     throw TypeError("createContext: memoryLimit is 0; leave it unset for no limit");
-  std::shared_ptr<ops::Device> device;
-  MLDeviceType want = options.device;
-  if (want == MLDeviceType::kAuto) {
-    if (options.powerPreference == MLPowerPreference::kFallback) {
-      // "fallback": maximum compatibility, for checking numerics.
-      device = ops::FindDevice(MLDeviceType::kReference);
-    } else {
-      const bool gpu_first = options.accelerated && options.powerPreference != MLPowerPreference::kLowPower;
-      std::vector<MLDeviceType> order = gpu_first
-                                            ? std::vector{MLDeviceType::kGpu, MLDeviceType::kCpu, MLDeviceType::kReference}
-                                            : std::vector{MLDeviceType::kCpu, MLDeviceType::kGpu, MLDeviceType::kReference};
-      // A gpu that is a CPU implementation of Vulkan (lavapipe) is never
-      // picked over the cpu device: it is there for testing the gpu path.
-      for (MLDeviceType t : order) {
-        device = ops::FindDevice(t);
-        if (device && t == MLDeviceType::kGpu && !device->accelerated()) device = nullptr;
-        if (device) break;
-      }
-    }
-  } else {
-    device = ops::FindDevice(want);
-  }
-  if (!device)
-    throw NotSupportedError(StrCat("createContext: device '", ToString(want), "' is not available on this machine: ",
-                                   ops::WhyUnavailable(want)));
+  std::shared_ptr<ops::Device> device = scheduler::ChooseDevice(options);
   return MLContext(std::make_shared<ContextImpl>(options, device));
 }
 

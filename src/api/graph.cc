@@ -186,21 +186,12 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, con
                              core::ListToString(tensor.shape())));
   }
 
-  const ops::Program& program = g.executable->program();
-  std::vector<ops::DeviceBuffer*> external(program.values.size(), nullptr);
-  std::vector<std::vector<uint32_t>> shapes(program.values.size());
-  for (size_t op = 0; op < g.value_of_operand.size(); ++op)
-    if (g.value_of_operand[op] >= 0) shapes[g.value_of_operand[op]] = shape_of(static_cast<graph::OperandId>(op));
-  for (const auto& [name, tensor] : inputs) external[g.value_of_operand[g.inputs.at(name)]] = tensor.impl()->buffer.get();
-  // One operand may be several outputs: compute into the first, copy to the rest.
-  std::vector<std::pair<ops::DeviceBuffer*, ops::DeviceBuffer*>> copies;
-  for (const auto& [name, tensor] : outputs) {
-    const int32_t v = g.value_of_operand[g.outputs.at(name)];
-    if (external[v] == nullptr) external[v] = tensor.impl()->buffer.get();
-    else copies.emplace_back(external[v], tensor.impl()->buffer.get());
-  }
+  std::map<std::string, std::shared_ptr<ops::DeviceBuffer>> input_buffers, output_buffers;
+  for (const auto& [name, tensor] : inputs) input_buffers[name] = tensor.impl()->buffer;
+  for (const auto& [name, tensor] : outputs) output_buffers[name] = tensor.impl()->buffer;
+  const scheduler::RunBinding run = graph::BindRun(g, input_buffers, output_buffers, operand_shapes);
   try {
-    g.executable->Run(external, shapes, impl_->parallel());
+    scheduler::Run(*g.executable, run, impl_->parallel(), impl_->ledger());
   } catch (const OperationError& e) {
     // A device that failed for good (VK_ERROR_DEVICE_LOST) loses the context:
     // its graphs and tensors are destroyed and later calls see a lost context.
@@ -209,20 +200,6 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, con
       impl_->Lose(e.what());
     }
     throw;
-  }
-  ops::Device& device = impl_->device();
-  for (auto [from, to] : copies) {
-    const memory::Charge staging(impl_->ledger(), memory::Place::kHost, memory::Category::kStaging, from->size(),
-                                 "dispatch: copying an output");
-    std::vector<std::byte> tmp;
-    try {
-      tmp.resize(from->size());
-    } catch (const std::bad_alloc&) {
-      throw QuotaExceededError(StrCat("dispatch: out of memory allocating ", from->size(),
-                                      " bytes to copy an output"));
-    }
-    device.Download(*from, 0, tmp);
-    device.Upload(*to, 0, tmp);
   }
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/parallel.h"
+#include "graph/compile.h"
 #include "graph/graph.h"
 #include "memory/ledger.h"
 #include "ops/device.h"
@@ -99,17 +100,11 @@ class BuilderImpl : public std::enable_shared_from_this<BuilderImpl> {
   bool has_built = false;
 };
 
-class GraphImpl {
+// The compiled graph (graph::CompiledGraph: IR, program, Executable) and
+// what the api records about it.
+class GraphImpl : public graph::CompiledGraph {
  public:
   std::shared_ptr<ContextImpl> context;
-  std::shared_ptr<const graph::Graph> ir;      // the builder's graph, frozen
-  std::vector<uint32_t> nodes;                 // nodes reaching the outputs, in order
-  std::map<std::string, graph::OperandId> inputs;   // every graph input used
-  std::map<std::string, graph::OperandId> outputs;
-  std::vector<int32_t> value_of_operand;       // operand id -> program value id (-1: unused)
-  std::unique_ptr<scheduler::Executable> executable;
-  std::map<std::string, int32_t> weightless;   // label -> constant value id
-  std::map<std::string, bool> weightless_bound;
   bool destroyed = false;
   std::mutex mutex;
 };
@@ -123,10 +118,3 @@ void CheckBufferMatches(const MLBufferSource& buffer, MLOperandDataType type, ui
 
 }  // namespace webnn::internal
 
-namespace webnn::internal {
-// Lowers `ir` to a program for the context's device, uploads constants, plans
-// memory and compiles. Defined in scheduler/compile_graph.cc.
-std::shared_ptr<GraphImpl> CompileGraph(const std::shared_ptr<ContextImpl>& context,
-                                        std::shared_ptr<const graph::Graph> ir,
-                                        const std::map<std::string, graph::OperandId>& outputs);
-}  // namespace webnn::internal
