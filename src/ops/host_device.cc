@@ -65,6 +65,7 @@ class HostProgram final : public DeviceProgram {
     memory::WorkspaceScope workspace(ledger_.get());
     std::vector<TensorView> inputs, outputs;
     for (size_t s = 0; s < program_.steps.size(); ++s) {
+      if (s) parallel.Yield();  // latency work may run between ops of throughput work
       const ProgramStep& step = program_.steps[s];
       MakeTensorViews(program_, step, values, inputs, outputs);
       KernelContext ctx{step.op, *step.attrs, inputs, outputs, parallel, steps_[s].prepared.get()};

@@ -403,12 +403,10 @@ std::shared_ptr<const void> PrepareConv2d(const PrepareContext& ctx) {
   return prepared;
 }
 
-// Work split: about 4 chunks per thread when there is enough work, one chunk
-// (no wake-ups) below ~100K flops.
+// Work split: core::ChunksForFlops (about 4 chunks per thread, none longer
+// than about half a millisecond, one chunk below ~100K flops).
 size_t ChunkCount(double flops, size_t max_chunks, size_t threads) {
-  const double by_work = flops / 1e5;
-  const size_t want = threads <= 1 ? 1 : threads * 4;
-  return std::max<size_t>(1, std::min<size_t>({max_chunks, want, static_cast<size_t>(std::max(1.0, by_work))}));
+  return core::ChunksForFlops(flops, max_chunks, threads);
 }
 
 // A fused activation the kernels apply in registers as they store: relu and
