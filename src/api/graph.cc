@@ -119,13 +119,14 @@ void MLContext::bindConstants(const MLGraph& graph, const std::map<std::string, 
   CompileWhenComplete(g);
 }
 
-void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, const MLNamedTensors& outputs) {
+void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, const MLNamedTensors& outputs,
+                         const MLDispatchOptions& options) {
   if (!impl_) throw TypeError("dispatch: null context");
   GraphImpl& g = G(graph.impl());
   if (g.context != impl_) throw TypeError("dispatch: the graph belongs to another context");
   // Every check of the graph's and the tensors' state is made under the lock
-  // that their destroy() takes, and held until the run ends: a tensor found
-  // alive keeps its buffer for the whole dispatch.
+  // that their destroy() takes; the queued run holds the buffers and the
+  // executable it uses, so destroying them while it is in flight is safe.
   std::unique_lock<std::mutex> lock(impl_->timeline());
   // A lost context has destroyed its graphs too; name the cause, not the effect.
   if (impl_->is_lost()) throw InvalidStateError(StrCat("dispatch: the context is lost (", impl_->lost_message(), ")"));
@@ -190,17 +191,43 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, con
   for (const auto& [name, tensor] : inputs) input_buffers[name] = tensor.impl()->buffer;
   for (const auto& [name, tensor] : outputs) output_buffers[name] = tensor.impl()->buffer;
   const scheduler::RunBinding run = graph::BindRun(g, input_buffers, output_buffers, operand_shapes);
-  try {
-    scheduler::Run(*g.executable, run, impl_->parallel(), impl_->ledger());
-  } catch (const OperationError& e) {
-    // A device that failed for good (VK_ERROR_DEVICE_LOST) loses the context:
-    // its graphs and tensors are destroyed and later calls see a lost context.
-    if (impl_->device().lost()) {
-      lock.unlock();
-      impl_->Lose(e.what());
-    }
-    throw;
+  std::optional<scheduler::Job::Clock::time_point> deadline;
+  if (options.deadline) deadline = scheduler::Job::Clock::now() + *options.deadline;
+  std::weak_ptr<ContextImpl> context = impl_;
+  auto job = std::make_shared<scheduler::Job>(
+      [executable = g.executable, run, ledger = impl_->ledger(), device = impl_->device_ptr(),
+       context](core::ParallelFor& parallel) {
+        try {
+          scheduler::Run(*executable, run, parallel, ledger);
+        } catch (const OperationError& e) {
+          // A device that failed for good (VK_ERROR_DEVICE_LOST) loses the
+          // context: its graphs and tensors are destroyed and later calls see
+          // a lost context.
+          if (device->lost())
+            if (auto c = context.lock()) c->Lose(e.what());
+          throw;
+        }
+      },
+      impl_->PriorityFor(options.latencyHint, g.latency_hint), impl_->options().numThreads, deadline);
+  // The timeline: after the writers of the inputs (whose errors it takes),
+  // the writers and readers of the outputs, and the graph's previous run.
+  std::vector<scheduler::JobPtr> data_from, after{g.last_run};
+  for (const auto& [name, tensor] : inputs) {
+    internal::TensorImpl& t = *tensor.impl();
+    data_from.push_back(t.last_writer);
+    t.PendingReaders();
+    t.readers.push_back(job);
   }
+  for (const auto& [name, tensor] : outputs) {
+    internal::TensorImpl& t = *tensor.impl();
+    for (const auto& r : t.PendingReaders()) after.push_back(r);
+    after.push_back(t.last_writer);
+    t.last_writer = job;
+    t.readers.clear();
+  }
+  g.last_run = job;
+  impl_->Track(job);
+  scheduler::Submit(job, data_from, after);
 }
 
 }  // namespace webnn

@@ -14,6 +14,7 @@
 #include "memory/ledger.h"
 #include "ops/device.h"
 #include "ops/schema.h"
+#include "scheduler/cpu_threads.h"
 #include "scheduler/executable.h"
 #include "webnn/webnn.h"
 
@@ -29,7 +30,6 @@ class ContextImpl : public std::enable_shared_from_this<ContextImpl> {
   const MLContextOptions& options() const { return options_; }
   ops::Device& device() const { return *device_; }
   const std::shared_ptr<ops::Device>& device_ptr() const { return device_; }
-  core::ParallelFor& parallel() { return *parallel_; }
   // Every byte the context holds is charged here (memoryLimit applies).
   const std::shared_ptr<memory::Ledger>& ledger() const { return ledger_; }
 
@@ -47,14 +47,21 @@ class ContextImpl : public std::enable_shared_from_this<ContextImpl> {
   void Register(const std::shared_ptr<GraphImpl>& g);
   void Register(const std::shared_ptr<TensorImpl>& t);
 
-  // Serializes work on the context's timeline (dispatch, tensor reads/writes).
+  // Guards the context's timeline bookkeeping (the tensors' last writers and
+  // readers, graphs' last runs) and the checks of what is destroyed. Held
+  // while work is queued, never while it runs.
   std::mutex& timeline() { return timeline_; }
+
+  // Work queued on the context and maybe not done: finish() waits for it.
+  void Track(const scheduler::JobPtr& job);
+  void Finish() const;
+  // The queue of a dispatch: its own hint, else the graph's, else the context's.
+  scheduler::Priority PriorityFor(std::optional<MLLatencyHint> dispatch, std::optional<MLLatencyHint> graph) const;
 
  private:
   MLContextOptions options_;
   std::shared_ptr<ops::Device> device_;
   std::shared_ptr<memory::Ledger> ledger_;
-  std::unique_ptr<core::ParallelFor> parallel_;
   std::vector<ops::OpLimits> limits_;
   core::DataTypeSet io_types_;
   mutable std::mutex mutex_;
@@ -64,6 +71,7 @@ class ContextImpl : public std::enable_shared_from_this<ContextImpl> {
   std::shared_future<MLContextLostInfo> lost_future_;
   std::vector<std::weak_ptr<GraphImpl>> graphs_;
   std::vector<std::weak_ptr<TensorImpl>> tensors_;
+  std::vector<scheduler::JobPtr> in_flight_;  // guarded by mutex_
   std::mutex timeline_;
 };
 
@@ -78,6 +86,15 @@ class TensorImpl {
   bool is_constant;
   std::shared_ptr<ops::DeviceBuffer> buffer;  // released by destroy()
   bool destroyed = false;
+  // The timeline (guarded by the context's timeline()): the last job that
+  // writes the tensor and the jobs that read it since.
+  scheduler::JobPtr last_writer;
+  std::vector<scheduler::JobPtr> readers;
+  // The readers not yet done (drops those that are).
+  std::vector<scheduler::JobPtr> PendingReaders() {
+    std::erase_if(readers, [](const scheduler::JobPtr& j) { return j->done(); });
+    return readers;
+  }
 };
 
 class BuilderImpl : public std::enable_shared_from_this<BuilderImpl> {
@@ -105,6 +122,10 @@ class BuilderImpl : public std::enable_shared_from_this<BuilderImpl> {
 class GraphImpl : public graph::CompiledGraph {
  public:
   std::shared_ptr<ContextImpl> context;
+  std::optional<MLLatencyHint> latency_hint;  // MLGraphOptions
+  // The last dispatch of the graph: runs of one graph share its arena, so
+  // each runs after the one before (guarded by the context's timeline()).
+  scheduler::JobPtr last_run;
   bool destroyed = false;
   std::mutex mutex;
 };

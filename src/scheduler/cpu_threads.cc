@@ -308,7 +308,14 @@ class CpuPool {
     Complete(job, error);
   }
 
+  static void ReleaseWork(const JobPtr& job) {
+    // What the work holds (an executable, tensors' buffers) goes with it,
+    // before anyone waiting sees the job done.
+    job->work_ = nullptr;
+  }
+
   void Complete(const JobPtr& job, std::exception_ptr error) {
+    ReleaseWork(job);
     std::vector<std::pair<JobPtr, bool>> dependents;
     {
       std::lock_guard<std::mutex> lock(mutex_);
