@@ -284,6 +284,10 @@ class CpuPool {
   // latency work waits). The caller incremented loop.helpers.
   void HelpLoop(Loop& loop, bool stop_for_latency) {
     for (;;) {
+      // A helper leaves throughput work while a latency job runs, to take
+      // that job's parallel-fors the moment they start (the job's own thread
+      // never waits for helpers, so a helper busy elsewhere leaves it alone).
+      if (stop_for_latency && latency_running_.load(std::memory_order_relaxed) > 0) break;
       if (stop_for_latency && latency_waiting_.load(std::memory_order_relaxed) > 0) {
         std::lock_guard<std::mutex> lock(mutex_);
         if (FindLoopLocked(Priority::kLatency) || !latency_ready_.empty()) break;
@@ -296,6 +300,8 @@ class CpuPool {
   }
 
   void RunJob(const JobPtr& job) {
+    const bool latency = job->priority_ == Priority::kLatency;
+    if (latency) latency_running_.fetch_add(1);
     std::exception_ptr error = job->inherited_;
     if (!error) {
       JobParallel parallel(*this, job->priority_, job->max_threads_);
@@ -305,6 +311,7 @@ class CpuPool {
         error = std::current_exception();
       }
     }
+    if (latency) latency_running_.fetch_sub(1);
     Complete(job, error);
   }
 
@@ -345,6 +352,18 @@ class CpuPool {
         for (;;) {
           if ((loop = FindLoopLocked(Priority::kLatency))) break;
           if ((job = PopReadyLocked(Priority::kLatency))) break;
+          if (latency_running_.load(std::memory_order_relaxed) > 0) {
+            // Held for the latency job running elsewhere (see HelpLoop): spin
+            // for its next parallel-for, at most about 2 ms at a time.
+            seen = generation_.load(std::memory_order_acquire);
+            lock.unlock();
+            for (int spin = 0; spin < 800000 && generation_.load(std::memory_order_acquire) == seen &&
+                               latency_running_.load(std::memory_order_relaxed) > 0;
+                 ++spin)
+              Pause();
+            lock.lock();
+            if (generation_.load(std::memory_order_acquire) != seen || latency_running_.load() > 0) continue;
+          }
           if ((loop = FindLoopLocked(Priority::kThroughput))) {
             stop_for_latency = true;
             break;
@@ -377,6 +396,7 @@ class CpuPool {
   std::deque<JobPtr> throughput_ready_;
   std::vector<std::shared_ptr<Loop>> loops_[2];
   std::atomic<int> latency_waiting_{0};  // latency loops listed + latency jobs ready
+  std::atomic<int> latency_running_{0};  // latency jobs running
   std::atomic<uint64_t> generation_{0};
   uint64_t seq_ = 0;
   size_t idle_ = 0;
