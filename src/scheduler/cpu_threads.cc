@@ -147,15 +147,18 @@ class CpuPool {
     // before helping elsewhere or sleeping.
     for (int spin = 0; spin < 20000 && loop->remaining.load(std::memory_order_acquire) != 0; ++spin) Pause();
     while (loop->remaining.load(std::memory_order_acquire) != 0) {
-      // Help another loop's chunk rather than sleep.
+      // Help another loop's chunk rather than sleep; latency work helps only
+      // latency loops (a throughput chunk would delay its own end).
+      const bool any = priority == Priority::kThroughput;
       std::shared_ptr<Loop> other;
       {
         std::unique_lock<std::mutex> lock(mutex_);
         other = FindLoopLocked(Priority::kLatency);
-        if (!other) other = FindLoopLocked(Priority::kThroughput);
+        if (!other && any) other = FindLoopLocked(Priority::kThroughput);
         if (!other) {
           done_.wait(lock, [&] {
-            return loop->remaining.load(std::memory_order_acquire) == 0 || AnyLoopLocked();
+            return loop->remaining.load(std::memory_order_acquire) == 0 ||
+                   (any ? AnyLoopLocked() : FindLoopLocked(Priority::kLatency) != nullptr);
           });
           continue;
         }
