@@ -48,8 +48,10 @@ enum class MLLatencyHint : uint8_t { kDefault, kLow, kMedium, kHigh };
 struct MLContextOptions {
   MLPowerPreference powerPreference = MLPowerPreference::kDefault;
   bool accelerated = true;
-  // Extensions: which device runs the context, and the cpu device's threads
-  // (0 = every core available to the process; at most 1024, TypeError above).
+  // Extensions: which device runs the context, and how many of the process's
+  // cpu threads one of its dispatches uses (0 = all; at most 1024, TypeError
+  // above). The threads are one pool per process, sized to the cores
+  // available and shared by every context.
   MLDeviceType device = MLDeviceType::kAuto;
   uint32_t numThreads = 0;
   // Graph passes (activation fusion, layout) on devices that use them; turn
