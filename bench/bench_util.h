@@ -1,5 +1,6 @@
 // Helpers for Google Benchmark suites: build a graph once on a device, then time
-// dispatch() alone (dispatch is synchronous, so its wall time is the work).
+// dispatch() and finish() (dispatch only queues the run; finish waits for it,
+// so the pair's wall time is the work).
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -29,7 +30,10 @@ class BenchGraph {
   // A model: a webnn-graph JSON file and its weights (io::LoadGraphFile; the
   // files scripts/models.sh converts), its inputs filled as above.
   BenchGraph(const MLContextOptions& options, const std::string& model_path);
-  void Dispatch() { context_.dispatch(graph_, inputs_, outputs_); }
+  void Dispatch() {
+    context_.dispatch(graph_, inputs_, outputs_);
+    context_.finish();
+  }
 
  private:
   MLContext context_;

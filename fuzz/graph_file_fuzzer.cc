@@ -31,6 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (auto& [name, d] : ins) in[name] = context.createTensor(d);
     for (auto& [name, d] : outs) out[name] = context.createTensor(d);
     context.dispatch(g.graph, in, out);
+    for (auto& [name, t] : out) context.readTensor(t);  // run errors surface here
   } catch (const webnn::MLException&) {
     // Rejected with a spec error: fine.
   }

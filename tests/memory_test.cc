@@ -328,7 +328,11 @@ TEST_CASE("memoryLimit trips on kernel workspace at dispatch", "[memory][device]
   OnFreshThread([&] {
     MLContext ctx = LimitedContext(limit);
     GruGraph g = BuildGru(ctx);
-    CHECK_THAT(QuotaMessage([&] { ctx.dispatch(g.graph, g.inputs, g.outputs); }),
+    // dispatch() queues the run; its error reaches the read of its output.
+    CHECK_THAT(QuotaMessage([&] {
+                 ctx.dispatch(g.graph, g.inputs, g.outputs);
+                 for (const auto& [name, t] : g.outputs) ctx.readTensor(t);
+               }),
                Catch::Contains("bytes of workspace") && Catch::Contains("memoryLimit of"));
     g = {};
     CheckContextStillWorks(ctx);
@@ -374,6 +378,7 @@ TEST_CASE("memoryLimit trips on staging (one operand given as two outputs)", "[m
   CHECK_THAT(QuotaMessage([&] {
                ctx.dispatch(g, ins, outs);
                ctx.dispatch(g, ins, outs);
+               for (const auto& [name, t] : outs) ctx.readTensor(t);  // the run's error surfaces here
              }),
              Catch::Contains("dispatch") && Catch::Contains("262144 bytes of staging"));
   g.destroy();

@@ -377,7 +377,12 @@ TEST_CASE("running out of memory in readTensor or a kernel is a QuotaExceededErr
   total.label = "total";
   MLGraph g = b.build({{"y", b.reduceSum(b.input("x", {F32, {1u << 27}}), total)}});
   MLTensor y = ctx.createTensor({.dataType = F32, .shape = {}, .readable = true});
-  CHECK_THAT(WithAddressSpaceHeadroom(uint64_t{64} << 20, [&] { ctx.dispatch(g, {{"x", big}}, {{"y", y}}); }),
+  // dispatch() queues the run; its error reaches the read of its output.
+  CHECK_THAT(WithAddressSpaceHeadroom(uint64_t{64} << 20,
+                                      [&] {
+                                        ctx.dispatch(g, {{"x", big}}, {{"y", y}});
+                                        ctx.readTensor(y);
+                                      }),
              Catch::StartsWith("QuotaExceededError") && Catch::Contains("reduceSum 'total'"));
 }
 

@@ -12,7 +12,7 @@
 //                              scripts/models.sh converts into bench/models
 //                              (WEBNN_MODELS_DIR=build/tests/models takes the
 //                              ocr_models test's); skipped when absent
-// dispatch() waits for the device, so a dispatch's wall time is the work plus
+// Dispatch() (dispatch + finish) waits for the device, so a dispatch's wall time is the work plus
 // one submission (tens of microseconds).
 //
 //   webnn_gpu_bench [--benchmark_filter=gpu/matmul/sq4096] ...

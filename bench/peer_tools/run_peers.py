@@ -496,7 +496,7 @@ def render(results, cases, info, elapsed, load, command, rounds, min_time):
       f"whole list {rounds} times; the table shows medians over rounds, ratios are medians of per-round ratios "
       "(throughput of ours ÷ throughput of the peer measured next to it; > 1 means we are faster).")
     w("- ours: `webnn_peer_bench` (Google Benchmark), the same single-op graph built through the public API "
-      "(weights as `builder.constant`), wall time of `context.dispatch()` on the cpu device with `numThreads` 1 or 2.")
+      "(weights as `builder.constant`), wall time of `context.dispatch()` + `context.finish()` on the cpu device with `numThreads` 1 or 2.")
     w("- ORT: time per run from ORT's own profiler (`enableProfiling`; the `model_run` event = "
       "`InferenceSession::Run` inside the library, including any layout nodes ORT inserts, e.g. NCHWc "
       "ReorderInput/ReorderOutput around Conv). It excludes the Node binding's input marshalling and its copy of "

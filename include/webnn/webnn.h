@@ -10,6 +10,9 @@
 #pragma once
 
 #include <array>
+#include <chrono>
+#include <exception>
+#include <functional>
 #include <cstdint>
 #include <future>
 #include <map>
@@ -36,11 +39,20 @@ class TensorImpl;
 class MLGraph;
 class MLTensor;
 
+// Real-time hint (extension; webnn#898 real-time workloads, #902's latency
+// axis, #934's "low-latency" policy). kLow puts the work on the latency queue:
+// it is served before throughput work, which yields to it between ops and
+// between parallel-for chunks of about a millisecond or less. The others
+// leave it on the throughput queue. A hint: results never depend on it.
+enum class MLLatencyHint : uint8_t { kDefault, kLow, kMedium, kHigh };
+
 struct MLContextOptions {
   MLPowerPreference powerPreference = MLPowerPreference::kDefault;
   bool accelerated = true;
-  // Extensions: which device runs the context, and the cpu device's threads
-  // (0 = every core available to the process; at most 1024, TypeError above).
+  // Extensions: which device runs the context, and how many of the process's
+  // cpu threads one of its dispatches uses (0 = all; at most 1024, TypeError
+  // above). The threads are one pool per process, sized to the cores
+  // available and shared by every context.
   MLDeviceType device = MLDeviceType::kAuto;
   uint32_t numThreads = 0;
   // Graph passes (activation fusion, layout) on devices that use them; turn
@@ -65,6 +77,24 @@ struct MLContextOptions {
   // streamed constant whole until it is packed; the gpu device streams
   // through its own bounded staging buffer, so its writers never wait.
   uint64_t constantStagingLimit = 64ull << 20;
+  // The latency hint of the context's work, unless a graph or a dispatch
+  // gives its own.
+  MLLatencyHint latencyHint = MLLatencyHint::kDefault;
+};
+
+// build()'s options (extension).
+struct MLGraphOptions {
+  // The graph's dispatches' latency hint (overrides the context's).
+  std::optional<MLLatencyHint> latencyHint;
+};
+
+// dispatch()'s options (extension).
+struct MLDispatchOptions {
+  // Overrides the graph's and the context's hint.
+  std::optional<MLLatencyHint> latencyHint;
+  // From the call: latency work is served earliest deadline first. A hint;
+  // nothing fails when it passes.
+  std::optional<std::chrono::microseconds> deadline;
 };
 
 // ---- Memory accounting (extension) ------------------------------------------
@@ -220,11 +250,19 @@ class MLContext {
  public:
   MLContext() = default;
 
-  void dispatch(const MLGraph& graph, const MLNamedTensors& inputs, const MLNamedTensors& outputs);
+  // Queues the graph's run on the context's timeline and returns (the spec's
+  // timeline semantics): the run starts when the last writers of its inputs
+  // and the last writers and readers of its outputs are done. Errors found
+  // while running (memoryLimit, a lost device) are thrown by the reads of its
+  // outputs; a lost device also loses the context.
+  void dispatch(const MLGraph& graph, const MLNamedTensors& inputs, const MLNamedTensors& outputs,
+                const MLDispatchOptions& options = {});
   MLTensor createTensor(const MLTensorDescriptor& descriptor);
   MLTensor createConstantTensor(const MLOperandDescriptor& descriptor, const MLBufferSource& inputData);
   std::vector<std::byte> readTensor(const MLTensor& tensor);
   void readTensor(const MLTensor& tensor, const MLMutableBufferSource& outputData);
+  // Ordered after the dispatches queued before it that read or write the
+  // tensor: waits for them (the data is copied before it returns).
   void writeTensor(const MLTensor& tensor, const MLBufferSource& inputData);
   MLOpSupportLimits opSupportLimits() const;
   void destroy();
@@ -233,6 +271,16 @@ class MLContext {
   std::shared_future<MLContextLostInfo> lost() const;
 
   // Extensions:
+  // readTensor without blocking: the contents once the tensor's last writer is
+  // done (the future holds its error if that dispatch failed), or the same
+  // given to `callback` on a scheduler thread (bytes empty and error set on
+  // failure).
+  std::future<std::vector<std::byte>> readTensorAsync(const MLTensor& tensor);
+  void readTensorAsync(const MLTensor& tensor,
+                       std::function<void(std::vector<std::byte> bytes, std::exception_ptr error)> callback);
+  // Blocks until every dispatch, read and write queued on the context so far
+  // is done. Never throws.
+  void finish();
   // DAOP: binds weightless constants by label; dispatch is refused until all are bound.
   void bindConstants(const MLGraph& graph, const std::map<std::string, MLBufferSource>& constants);
   MLDeviceType deviceType() const;
@@ -281,7 +329,7 @@ class MLGraphBuilder {
   MLOperand constant(const MLTensor& tensor);
   // Weightless constant (DAOP, webnn#901): data bound after build() by label.
   MLOperand constant(const MLConstantDescriptor& descriptor);
-  MLGraph build(const MLNamedOperands& outputs);
+  MLGraph build(const MLNamedOperands& outputs, const MLGraphOptions& options = {});
 
   // Element-wise binary
   MLOperand add(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});

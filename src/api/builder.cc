@@ -200,7 +200,7 @@ MLOperand MLGraphBuilder::constant(const MLConstantDescriptor& descriptor) {
       impl_->graph.AddConstant({descriptor.dataType, core::StaticShape(descriptor.shape)}, std::move(data)));
 }
 
-MLGraph MLGraphBuilder::build(const MLNamedOperands& outputs) {
+MLGraph MLGraphBuilder::build(const MLNamedOperands& outputs, const MLGraphOptions& graph_options) {
   impl_->CheckCanBuild("build");
   if (outputs.empty()) throw TypeError("build: no outputs given");
   std::set<graph::OperandId> seen;
@@ -220,7 +220,12 @@ MLGraph MLGraphBuilder::build(const MLNamedOperands& outputs) {
   std::map<std::string, graph::OperandId> named;
   for (const auto& [name, operand] : outputs) named[name] = operand.id();
   auto ir = std::make_shared<const graph::Graph>(impl_->graph);
-  auto g = internal::CompileGraph(impl_->context, ir, named);
+  auto g = std::make_shared<internal::GraphImpl>();
+  g->context = impl_->context;
+  g->latency_hint = graph_options.latencyHint;
+  const MLContextOptions& options = impl_->context->options();
+  graph::CompileGraph(*g, impl_->context->device_ptr(), impl_->context->ledger(),
+                      {.graph_passes = options.graphPasses, .nhwc_layout = options.nhwcLayout}, ir, named);
   impl_->context->Register(g);
   return MLGraph(g);
 }

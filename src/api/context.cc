@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "api/impl.h"
+#include "scheduler/device_choice.h"
 #include "scheduler/thread_pool.h"
 #include "core/strings.h"
 #include "webnn/webnn.h"
@@ -18,23 +19,12 @@ using internal::TensorImpl;
 
 namespace internal {
 
-namespace {
-std::unique_ptr<core::ParallelFor> StartThreadPool(uint32_t threads) {
-  try {
-    return std::make_unique<scheduler::ThreadPool>(threads);
-  } catch (const std::system_error& e) {
-    throw OperationError(StrCat("createContext: cannot start the threads of the thread pool (numThreads ", threads,
-                                "): ", e.what()));
-  }
-}
-}  // namespace
 
 ContextImpl::ContextImpl(const MLContextOptions& options, std::shared_ptr<ops::Device> device)
     : options_(options),
       device_(std::move(device)),
       ledger_(std::make_shared<memory::Ledger>("context's memoryLimit", options.memoryLimit.value_or(0),
                                                memory::ProcessLedger())),
-      parallel_(StartThreadPool(options.numThreads)),
       constant_staging_(options.constantStagingLimit) {
   lost_future_ = lost_promise_.get_future().share();
   limits_.resize(ops::kOpCount);
@@ -75,6 +65,27 @@ void ContextImpl::Lose(const std::string& message) {
   lost_promise_.set_value(MLContextLostInfo{message});
   for (auto& g : graphs) MLGraph(g).destroy();
   for (auto& t : tensors) MLTensor(t).destroy();
+}
+
+void ContextImpl::Track(const scheduler::JobPtr& job) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (in_flight_.size() >= 32) std::erase_if(in_flight_, [](const scheduler::JobPtr& j) { return j->done(); });
+  in_flight_.push_back(job);
+}
+
+void ContextImpl::Finish() const {
+  std::vector<scheduler::JobPtr> jobs;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    jobs = in_flight_;
+  }
+  for (const auto& j : jobs) j->Wait();
+}
+
+scheduler::Priority ContextImpl::PriorityFor(std::optional<MLLatencyHint> dispatch,
+                                             std::optional<MLLatencyHint> graph) const {
+  const MLLatencyHint hint = dispatch ? *dispatch : graph ? *graph : options_.latencyHint;
+  return hint == MLLatencyHint::kLow ? scheduler::Priority::kLatency : scheduler::Priority::kThroughput;
 }
 
 void ContextImpl::Register(const std::shared_ptr<GraphImpl>& g) {
@@ -151,31 +162,7 @@ MLContext ML::createContext(const MLContextOptions& options) {
                            scheduler::ThreadPool::kMaxThreads, " (0 = every available core)"));
   if (options.memoryLimit && *options.memoryLimit == 0)
     throw TypeError("createContext: memoryLimit is 0; leave it unset for no limit");
-  std::shared_ptr<ops::Device> device;
-  MLDeviceType want = options.device;
-  if (want == MLDeviceType::kAuto) {
-    if (options.powerPreference == MLPowerPreference::kFallback) {
-      // "fallback": maximum compatibility, for checking numerics.
-      device = ops::FindDevice(MLDeviceType::kReference);
-    } else {
-      const bool gpu_first = options.accelerated && options.powerPreference != MLPowerPreference::kLowPower;
-      std::vector<MLDeviceType> order = gpu_first
-                                            ? std::vector{MLDeviceType::kGpu, MLDeviceType::kCpu, MLDeviceType::kReference}
-                                            : std::vector{MLDeviceType::kCpu, MLDeviceType::kGpu, MLDeviceType::kReference};
-      // A gpu that is a CPU implementation of Vulkan (lavapipe) is never
-      // picked over the cpu device: it is there for testing the gpu path.
-      for (MLDeviceType t : order) {
-        device = ops::FindDevice(t);
-        if (device && t == MLDeviceType::kGpu && !device->accelerated()) device = nullptr;
-        if (device) break;
-      }
-    }
-  } else {
-    device = ops::FindDevice(want);
-  }
-  if (!device)
-    throw NotSupportedError(StrCat("createContext: device '", ToString(want), "' is not available on this machine: ",
-                                   ops::WhyUnavailable(want)));
+  std::shared_ptr<ops::Device> device = scheduler::ChooseDevice(options);
   return MLContext(std::make_shared<ContextImpl>(options, device));
 }
 
@@ -243,44 +230,149 @@ MLTensor MLContext::createConstantTensor(const MLOperandDescriptor& descriptor, 
   return MLTensor(t);
 }
 
+namespace {
+
+// A read of `t` on the timeline: runs after its last writer (whose error it
+// takes), and a later writer waits for it. Call with the timeline held.
+scheduler::JobPtr QueueRead(TensorImpl& t, ContextImpl& ctx, std::function<void(std::vector<std::byte>&)> deliver,
+                            std::vector<scheduler::JobPtr>* data_from) {
+  std::shared_ptr<ops::DeviceBuffer> buffer = t.buffer;
+  std::shared_ptr<ops::Device> device = ctx.device_ptr();
+  auto job = std::make_shared<scheduler::Job>(
+      [buffer, device, deliver = std::move(deliver)](core::ParallelFor&) {
+        std::vector<std::byte> out;
+        try {
+          out.resize(buffer->size());
+        } catch (const std::bad_alloc&) {
+          throw QuotaExceededError(StrCat("readTensor: out of memory allocating ", buffer->size(),
+                                          " bytes for the tensor's contents"));
+        }
+        device->Download(*buffer, 0, out);
+        deliver(out);
+      },
+      scheduler::Priority::kLatency);
+  t.PendingReaders();
+  t.readers.push_back(job);
+  *data_from = {t.last_writer};
+  return job;
+}
+
+}  // namespace
+
 std::vector<std::byte> MLContext::readTensor(const MLTensor& tensor) {
   ContextImpl& ctx = Ctx(impl_);
-  std::lock_guard<std::mutex> lock(ctx.timeline());
-  TensorImpl& t = CheckTensorOf(tensor, ctx, "readTensor");
-  if (!t.desc.readable) throw TypeError("readTensor: the tensor was not created readable");
-  if (ctx.is_lost()) throw InvalidStateError("readTensor: the context is lost");
-  std::vector<std::byte> out;
-  try {
-    out.resize(t.buffer->size());
-  } catch (const std::bad_alloc&) {
-    throw QuotaExceededError(StrCat("readTensor: out of memory allocating ", t.buffer->size(),
-                                    " bytes for the tensor's contents"));
+  std::vector<std::byte> result;
+  scheduler::JobPtr job;
+  std::vector<scheduler::JobPtr> data_from;
+  {
+    std::lock_guard<std::mutex> lock(ctx.timeline());
+    TensorImpl& t = CheckTensorOf(tensor, ctx, "readTensor");
+    if (!t.desc.readable) throw TypeError("readTensor: the tensor was not created readable");
+    if (ctx.is_lost()) throw InvalidStateError("readTensor: the context is lost");
+    job = QueueRead(t, ctx, [&](std::vector<std::byte>& bytes) { result.swap(bytes); }, &data_from);
   }
-  ctx.device().Download(*t.buffer, 0, out);
-  return out;
+  // Waits for the last writer here, then copies on this thread.
+  scheduler::RunHere(job, data_from, {});
+  return result;
 }
 
 void MLContext::readTensor(const MLTensor& tensor, const MLMutableBufferSource& outputData) {
   ContextImpl& ctx = Ctx(impl_);
-  std::lock_guard<std::mutex> lock(ctx.timeline());
-  TensorImpl& t = CheckTensorOf(tensor, ctx, "readTensor");
-  if (!t.desc.readable) throw TypeError("readTensor: the tensor was not created readable");
-  const uint64_t bytes = ByteLengthFor(t.desc.dataType, core::ElementCount(t.desc.shape));
-  internal::CheckBufferMatches(MLBufferSource(outputData.bytes(), outputData.viewType()), t.desc.dataType, bytes,
-                               "readTensor");
-  if (ctx.is_lost()) throw InvalidStateError("readTensor: the context is lost");
-  ctx.device().Download(*t.buffer, 0, outputData.bytes());
+  scheduler::JobPtr job;
+  std::vector<scheduler::JobPtr> data_from;
+  {
+    std::lock_guard<std::mutex> lock(ctx.timeline());
+    TensorImpl& t = CheckTensorOf(tensor, ctx, "readTensor");
+    if (!t.desc.readable) throw TypeError("readTensor: the tensor was not created readable");
+    const uint64_t bytes = ByteLengthFor(t.desc.dataType, core::ElementCount(t.desc.shape));
+    internal::CheckBufferMatches(MLBufferSource(outputData.bytes(), outputData.viewType()), t.desc.dataType, bytes,
+                                 "readTensor");
+    if (ctx.is_lost()) throw InvalidStateError("readTensor: the context is lost");
+    std::shared_ptr<ops::DeviceBuffer> buffer = t.buffer;
+    std::shared_ptr<ops::Device> device = ctx.device_ptr();
+    std::span<std::byte> out = outputData.bytes();
+    job = std::make_shared<scheduler::Job>([buffer, device, out](core::ParallelFor&) { device->Download(*buffer, 0, out); },
+                                           scheduler::Priority::kLatency);
+    t.PendingReaders();
+    t.readers.push_back(job);
+    data_from = {t.last_writer};
+  }
+  scheduler::RunHere(job, data_from, {});
 }
+
+std::future<std::vector<std::byte>> MLContext::readTensorAsync(const MLTensor& tensor) {
+  auto promise = std::make_shared<std::promise<std::vector<std::byte>>>();
+  std::future<std::vector<std::byte>> future = promise->get_future();
+  readTensorAsync(tensor, [promise](std::vector<std::byte> bytes, std::exception_ptr error) {
+    if (error) promise->set_exception(error);
+    else promise->set_value(std::move(bytes));
+  });
+  return future;
+}
+
+void MLContext::readTensorAsync(const MLTensor& tensor,
+                                std::function<void(std::vector<std::byte>, std::exception_ptr)> callback) {
+  if (!callback) throw TypeError("readTensorAsync: no callback");
+  ContextImpl& ctx = Ctx(impl_);
+  std::lock_guard<std::mutex> lock(ctx.timeline());
+  TensorImpl& t = CheckTensorOf(tensor, ctx, "readTensorAsync");
+  if (!t.desc.readable) throw TypeError("readTensorAsync: the tensor was not created readable");
+  if (ctx.is_lost()) throw InvalidStateError("readTensorAsync: the context is lost");
+  // The callback runs once, with the bytes or with the error of the read or
+  // of the dispatch that wrote the tensor (a job that is skipped for its
+  // writer's error never runs its work, so a second job reports that).
+  auto delivered = std::make_shared<std::atomic<bool>>(false);
+  auto cb = std::make_shared<std::function<void(std::vector<std::byte>, std::exception_ptr)>>(std::move(callback));
+  std::vector<scheduler::JobPtr> data_from;
+  scheduler::JobPtr read = QueueRead(
+      t, ctx,
+      [cb, delivered](std::vector<std::byte>& bytes) {
+        if (!delivered->exchange(true)) (*cb)(std::move(bytes), nullptr);
+      },
+      &data_from);
+  auto report = std::make_shared<scheduler::Job>(
+      [read, cb, delivered](core::ParallelFor&) {
+        if (!delivered->exchange(true)) (*cb)({}, read->error());
+      },
+      scheduler::Priority::kLatency);
+  ctx.Track(read);
+  ctx.Track(report);
+  scheduler::Submit(read, data_from, {});
+  scheduler::Submit(report, {}, {read});
+}
+
+void MLContext::finish() { Ctx(impl_).Finish(); }
 
 void MLContext::writeTensor(const MLTensor& tensor, const MLBufferSource& inputData) {
   ContextImpl& ctx = Ctx(impl_);
-  std::lock_guard<std::mutex> lock(ctx.timeline());
-  TensorImpl& t = CheckTensorOf(tensor, ctx, "writeTensor");
-  if (!t.desc.writable) throw TypeError("writeTensor: the tensor was not created writable");
-  const uint64_t bytes = ByteLengthFor(t.desc.dataType, core::ElementCount(t.desc.shape));
-  internal::CheckBufferMatches(inputData, t.desc.dataType, bytes, "writeTensor");
-  if (ctx.is_lost()) return;  // the spec aborts the timeline steps silently
-  ctx.device().Upload(*t.buffer, 0, inputData.bytes());
+  scheduler::JobPtr job;
+  std::vector<scheduler::JobPtr> after;
+  {
+    std::lock_guard<std::mutex> lock(ctx.timeline());
+    TensorImpl& t = CheckTensorOf(tensor, ctx, "writeTensor");
+    if (!t.desc.writable) throw TypeError("writeTensor: the tensor was not created writable");
+    const uint64_t bytes = ByteLengthFor(t.desc.dataType, core::ElementCount(t.desc.shape));
+    internal::CheckBufferMatches(inputData, t.desc.dataType, bytes, "writeTensor");
+    if (ctx.is_lost()) return;  // the spec aborts the timeline steps silently
+    after = t.PendingReaders();
+    if (t.last_writer && !t.last_writer->done()) after.push_back(t.last_writer);
+    if (after.empty()) {
+      // Nothing queued touches the tensor: write it now.
+      ctx.device().Upload(*t.buffer, 0, inputData.bytes());
+      t.last_writer = nullptr;
+      return;
+    }
+    std::shared_ptr<ops::DeviceBuffer> buffer = t.buffer;
+    std::shared_ptr<ops::Device> device = ctx.device_ptr();
+    std::span<const std::byte> data = inputData.bytes();
+    job = std::make_shared<scheduler::Job>([buffer, device, data](core::ParallelFor&) { device->Upload(*buffer, 0, data); },
+                                           scheduler::Priority::kLatency);
+    t.last_writer = job;
+    t.readers.clear();
+  }
+  // After the dispatches that read or write the tensor; the caller's data is
+  // copied before this returns.
+  scheduler::RunHere(job, {}, after);
 }
 
 MLOpSupportLimits MLContext::opSupportLimits() const {
@@ -312,6 +404,8 @@ MLDeviceType MLContext::deviceType() const { return Ctx(impl_).device().type(); 
 std::string MLContext::deviceName() const { return std::string(Ctx(impl_).device().name()); }
 
 MLMemoryUsage MLContext::memoryUsage() const {
+  // After the work queued so far: what a dispatch used is counted once it ran.
+  Ctx(impl_).Finish();
   const memory::LedgerSnapshot s = Ctx(impl_).ledger()->Snapshot();
   MLMemoryUsage usage;
   for (size_t d = 0; d < kMLMemoryDeviceCount; ++d) {
@@ -346,8 +440,11 @@ void MLTensor::destroy() {
   std::lock_guard<std::mutex> lock(impl_->context->timeline());
   impl_->destroyed = true;
   // A graph that uses this tensor as a constant keeps its own reference to the
-  // buffer, so releasing ours is safe (spec note under dispatch()).
+  // buffer, so releasing ours is safe (spec note under dispatch()); so does
+  // every dispatch and read in flight that uses it.
   impl_->buffer.reset();
+  impl_->last_writer = nullptr;
+  impl_->readers.clear();
 }
 
 }  // namespace webnn

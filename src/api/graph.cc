@@ -1,11 +1,9 @@
-// MLGraph, graph compilation and MLContext::dispatch().
+// MLGraph and MLContext::dispatch().
 #include <new>
 #include <set>
 
 #include "api/impl.h"
 #include "core/strings.h"
-#include "graph/lower.h"
-#include "graph/passes.h"
 #include "webnn/webnn.h"
 
 namespace webnn {
@@ -34,65 +32,6 @@ GraphImpl::Weightless& UnboundConstant(GraphImpl& g, const std::string& label, s
 void GiveConstantData(GraphImpl& g, GraphImpl::Weightless& w, std::shared_ptr<ops::DeviceBuffer> buffer) {
   g.executable->BindConstant(w.value, std::move(buffer));
   w.binding = GraphImpl::Binding::kBound;
-}
-
-std::shared_ptr<GraphImpl> CompileGraph(const std::shared_ptr<ContextImpl>& context,
-                                        std::shared_ptr<const graph::Graph> ir,
-                                        const std::map<std::string, graph::OperandId>& outputs) {
-  auto g = std::make_shared<GraphImpl>();
-  g->context = context;
-  g->outputs = outputs;
-  // The reference device runs the graph exactly as built: it is the oracle.
-  const ops::DeviceFusions fusions = context->device().Fusions();
-  if (context->options().graphPasses && fusions.any()) {
-    auto optimized = std::make_shared<graph::Graph>(*ir);
-    optimized->set_constant_ledger(context->ledger());
-    graph::RunPasses(*optimized, outputs, {.nhwc_layout = context->options().nhwcLayout, .fusions = fusions});
-    ir = std::move(optimized);
-  }
-  graph::LoweredGraph lowered = graph::Lower(*ir, outputs);
-  g->nodes = lowered.nodes;
-  g->value_of_operand = lowered.value_of_operand;
-
-  ops::Device& device = context->device();
-  std::vector<std::shared_ptr<ops::DeviceBuffer>> constants(lowered.program.values.size());
-  for (size_t v = 0; v < lowered.program.values.size(); ++v) {
-    const graph::Operand& o = ir->operand(lowered.operand_of_value[v]);
-    if (o.kind == graph::Operand::Kind::kInput) g->inputs[o.name] = lowered.operand_of_value[v];
-    if (o.kind != graph::Operand::Kind::kConstant) continue;
-    if (o.constant->host) {
-      constants[v] = device.ConstantBuffer(o.constant->host, context->ledger());
-    } else if (o.constant->tensor_buffer) {
-      constants[v] = o.constant->tensor_buffer;
-    } else {
-      g->weightless[o.constant->weightless_label] = {static_cast<int32_t>(v)};
-    }
-  }
-  try {
-    g->executable = std::make_unique<scheduler::Executable>(context->device_ptr(), std::move(lowered.program),
-                                                            std::move(constants), context->ledger());
-  } catch (const MLException&) {
-    throw;
-  } catch (const std::bad_alloc&) {
-    throw QuotaExceededError("build: out of memory compiling the graph (packing weights, planning memory)");
-  } catch (const std::exception& e) {
-    throw OperationError(StrCat("build: compilation failed: ", e.what()));
-  }
-  // The graph's own references to constant bytes go once the device holds
-  // what it runs from: a packed copy (cpu), or its own upload (gpu). This
-  // drops the last reference to a packed weight (the builder's graph shares
-  // the same ConstantData), so its memory, or its pages of a mapped weights
-  // file, leave the process. Nothing reads constants from the IR after build.
-  for (size_t v = 0; v < lowered.operand_of_value.size(); ++v) {  // (lowered.program was moved)
-    const graph::Operand& o = ir->operand(lowered.operand_of_value[v]);
-    if (o.kind != graph::Operand::Kind::kConstant || !o.constant->host) continue;
-    if (!device.SharesConstantBytes() || g->executable->constant_released(v)) {
-      o.constant->host.reset();
-      o.constant->released = true;
-    }
-  }
-  g->ir = std::move(ir);
-  return g;
 }
 
 }  // namespace internal
@@ -193,13 +132,14 @@ void MLContext::bindConstants(const MLGraph& graph, const std::map<std::string, 
   for (const auto& [label, data] : constants) BindConstant(g, label, data, "bindConstants");
 }
 
-void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, const MLNamedTensors& outputs) {
+void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, const MLNamedTensors& outputs,
+                         const MLDispatchOptions& options) {
   if (!impl_) throw TypeError("dispatch: null context");
   GraphImpl& g = G(graph.impl());
   if (g.context != impl_) throw TypeError("dispatch: the graph belongs to another context");
   // Every check of the graph's and the tensors' state is made under the lock
-  // that their destroy() takes, and held until the run ends: a tensor found
-  // alive keeps its buffer for the whole dispatch.
+  // that their destroy() takes; the queued run holds the buffers and the
+  // executable it uses, so destroying them while it is in flight is safe.
   std::unique_lock<std::mutex> lock(impl_->timeline());
   // A lost context has destroyed its graphs too; name the cause, not the effect.
   if (impl_->is_lost()) throw InvalidStateError(StrCat("dispatch: the context is lost (", impl_->lost_message(), ")"));
@@ -260,44 +200,47 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, con
                              core::ListToString(tensor.shape())));
   }
 
-  const ops::Program& program = g.executable->program();
-  std::vector<ops::DeviceBuffer*> external(program.values.size(), nullptr);
-  std::vector<std::vector<uint32_t>> shapes(program.values.size());
-  for (size_t op = 0; op < g.value_of_operand.size(); ++op)
-    if (g.value_of_operand[op] >= 0) shapes[g.value_of_operand[op]] = shape_of(static_cast<graph::OperandId>(op));
-  for (const auto& [name, tensor] : inputs) external[g.value_of_operand[g.inputs.at(name)]] = tensor.impl()->buffer.get();
-  // One operand may be several outputs: compute into the first, copy to the rest.
-  std::vector<std::pair<ops::DeviceBuffer*, ops::DeviceBuffer*>> copies;
+  std::map<std::string, std::shared_ptr<ops::DeviceBuffer>> input_buffers, output_buffers;
+  for (const auto& [name, tensor] : inputs) input_buffers[name] = tensor.impl()->buffer;
+  for (const auto& [name, tensor] : outputs) output_buffers[name] = tensor.impl()->buffer;
+  const scheduler::RunBinding run = graph::BindRun(g, input_buffers, output_buffers, operand_shapes);
+  std::optional<scheduler::Job::Clock::time_point> deadline;
+  if (options.deadline) deadline = scheduler::Job::Clock::now() + *options.deadline;
+  std::weak_ptr<ContextImpl> context = impl_;
+  auto job = std::make_shared<scheduler::Job>(
+      [executable = g.executable, run, ledger = impl_->ledger(), device = impl_->device_ptr(),
+       context](core::ParallelFor& parallel) {
+        try {
+          scheduler::Run(*executable, run, parallel, ledger);
+        } catch (const OperationError& e) {
+          // A device that failed for good (VK_ERROR_DEVICE_LOST) loses the
+          // context: its graphs and tensors are destroyed and later calls see
+          // a lost context.
+          if (device->lost())
+            if (auto c = context.lock()) c->Lose(e.what());
+          throw;
+        }
+      },
+      impl_->PriorityFor(options.latencyHint, g.latency_hint), impl_->options().numThreads, deadline);
+  // The timeline: after the writers of the inputs (whose errors it takes),
+  // the writers and readers of the outputs, and the graph's previous run.
+  std::vector<scheduler::JobPtr> data_from, after{g.last_run};
+  for (const auto& [name, tensor] : inputs) {
+    internal::TensorImpl& t = *tensor.impl();
+    data_from.push_back(t.last_writer);
+    t.PendingReaders();
+    t.readers.push_back(job);
+  }
   for (const auto& [name, tensor] : outputs) {
-    const int32_t v = g.value_of_operand[g.outputs.at(name)];
-    if (external[v] == nullptr) external[v] = tensor.impl()->buffer.get();
-    else copies.emplace_back(external[v], tensor.impl()->buffer.get());
+    internal::TensorImpl& t = *tensor.impl();
+    for (const auto& r : t.PendingReaders()) after.push_back(r);
+    after.push_back(t.last_writer);
+    t.last_writer = job;
+    t.readers.clear();
   }
-  try {
-    g.executable->Run(external, shapes, impl_->parallel());
-  } catch (const OperationError& e) {
-    // A device that failed for good (VK_ERROR_DEVICE_LOST) loses the context:
-    // its graphs and tensors are destroyed and later calls see a lost context.
-    if (impl_->device().lost()) {
-      lock.unlock();
-      impl_->Lose(e.what());
-    }
-    throw;
-  }
-  ops::Device& device = impl_->device();
-  for (auto [from, to] : copies) {
-    const memory::Charge staging(impl_->ledger(), memory::Place::kHost, memory::Category::kStaging, from->size(),
-                                 "dispatch: copying an output");
-    std::vector<std::byte> tmp;
-    try {
-      tmp.resize(from->size());
-    } catch (const std::bad_alloc&) {
-      throw QuotaExceededError(StrCat("dispatch: out of memory allocating ", from->size(),
-                                      " bytes to copy an output"));
-    }
-    device.Download(*from, 0, tmp);
-    device.Upload(*to, 0, tmp);
-  }
+  g.last_run = job;
+  impl_->Track(job);
+  scheduler::Submit(job, data_from, after);
 }
 
 }  // namespace webnn

@@ -9,11 +9,13 @@
 #include <vector>
 
 #include "core/parallel.h"
+#include "graph/compile.h"
 #include "graph/graph.h"
 #include "memory/ledger.h"
 #include "memory/staging_gate.h"
 #include "ops/device.h"
 #include "ops/schema.h"
+#include "scheduler/cpu_threads.h"
 #include "scheduler/executable.h"
 #include "webnn/webnn.h"
 
@@ -29,7 +31,6 @@ class ContextImpl : public std::enable_shared_from_this<ContextImpl> {
   const MLContextOptions& options() const { return options_; }
   ops::Device& device() const { return *device_; }
   const std::shared_ptr<ops::Device>& device_ptr() const { return device_; }
-  core::ParallelFor& parallel() { return *parallel_; }
   // Every byte the context holds is charged here (memoryLimit applies).
   const std::shared_ptr<memory::Ledger>& ledger() const { return ledger_; }
   // Raw bytes of streamed constants in flight (MLConstantWriter).
@@ -49,14 +50,21 @@ class ContextImpl : public std::enable_shared_from_this<ContextImpl> {
   void Register(const std::shared_ptr<GraphImpl>& g);
   void Register(const std::shared_ptr<TensorImpl>& t);
 
-  // Serializes work on the context's timeline (dispatch, tensor reads/writes).
+  // Guards the context's timeline bookkeeping (the tensors' last writers and
+  // readers, graphs' last runs) and the checks of what is destroyed. Held
+  // while work is queued, never while it runs.
   std::mutex& timeline() { return timeline_; }
+
+  // Work queued on the context and maybe not done: finish() waits for it.
+  void Track(const scheduler::JobPtr& job);
+  void Finish() const;
+  // The queue of a dispatch: its own hint, else the graph's, else the context's.
+  scheduler::Priority PriorityFor(std::optional<MLLatencyHint> dispatch, std::optional<MLLatencyHint> graph) const;
 
  private:
   MLContextOptions options_;
   std::shared_ptr<ops::Device> device_;
   std::shared_ptr<memory::Ledger> ledger_;
-  std::unique_ptr<core::ParallelFor> parallel_;
   memory::StagingGate constant_staging_;
   std::vector<ops::OpLimits> limits_;
   core::DataTypeSet io_types_;
@@ -67,6 +75,7 @@ class ContextImpl : public std::enable_shared_from_this<ContextImpl> {
   std::shared_future<MLContextLostInfo> lost_future_;
   std::vector<std::weak_ptr<GraphImpl>> graphs_;
   std::vector<std::weak_ptr<TensorImpl>> tensors_;
+  std::vector<scheduler::JobPtr> in_flight_;  // guarded by mutex_
   std::mutex timeline_;
 };
 
@@ -81,6 +90,15 @@ class TensorImpl {
   bool is_constant;
   std::shared_ptr<ops::DeviceBuffer> buffer;  // released by destroy()
   bool destroyed = false;
+  // The timeline (guarded by the context's timeline()): the last job that
+  // writes the tensor and the jobs that read it since.
+  scheduler::JobPtr last_writer;
+  std::vector<scheduler::JobPtr> readers;
+  // The readers not yet done (drops those that are).
+  std::vector<scheduler::JobPtr> PendingReaders() {
+    std::erase_if(readers, [](const scheduler::JobPtr& j) { return j->done(); });
+    return readers;
+  }
 };
 
 class BuilderImpl : public std::enable_shared_from_this<BuilderImpl> {
@@ -103,22 +121,15 @@ class BuilderImpl : public std::enable_shared_from_this<BuilderImpl> {
   bool has_built = false;
 };
 
-class GraphImpl {
+// The compiled graph (graph::CompiledGraph: IR, program, Executable) and
+// what the api records about it.
+class GraphImpl : public graph::CompiledGraph {
  public:
   std::shared_ptr<ContextImpl> context;
-  std::shared_ptr<const graph::Graph> ir;      // the builder's graph, frozen
-  std::vector<uint32_t> nodes;                 // nodes reaching the outputs, in order
-  std::map<std::string, graph::OperandId> inputs;   // every graph input used
-  std::map<std::string, graph::OperandId> outputs;
-  std::vector<int32_t> value_of_operand;       // operand id -> program value id (-1: unused)
-  std::unique_ptr<scheduler::Executable> executable;
-  // Weightless constants by label, and where each is in its binding.
-  enum class Binding { kUnbound, kWriting, kBound };
-  struct Weightless {
-    int32_t value;  // program value id
-    Binding binding = Binding::kUnbound;
-  };
-  std::map<std::string, Weightless> weightless;
+  std::optional<MLLatencyHint> latency_hint;  // MLGraphOptions
+  // The last dispatch of the graph: runs of one graph share its arena, so
+  // each runs after the one before (guarded by the context's timeline()).
+  scheduler::JobPtr last_run;
   bool destroyed = false;
   std::mutex mutex;
 };
@@ -135,11 +146,6 @@ void CheckViewType(const MLBufferSource& buffer, MLOperandDataType type, std::st
 }  // namespace webnn::internal
 
 namespace webnn::internal {
-// Lowers `ir` to a program for the context's device, uploads constants, plans
-// memory and compiles. Defined in api/graph.cc.
-std::shared_ptr<GraphImpl> CompileGraph(const std::shared_ptr<ContextImpl>& context,
-                                        std::shared_ptr<const graph::Graph> ir,
-                                        const std::map<std::string, graph::OperandId>& outputs);
 // The weightless constant `label` of `g`, which must be waiting for data:
 // DataError for an unknown label, InvalidStateError when it has its data or
 // an open writer. `what` prefixes the messages. Call with the timeline held.

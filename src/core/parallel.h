@@ -15,7 +15,27 @@ class ParallelFor {
   // thread. Returns when every chunk is done.
   virtual void Run(size_t n, size_t grain, const std::function<void(size_t, size_t)>& body) = 0;
   virtual size_t NumThreads() const = 0;
+  // Called by a program between its ops: a throughput job lets latency work
+  // waiting for the cores run here first (scheduler/cpu_threads.h).
+  virtual void Yield() {}
 };
+
+// Chunks for a parallel-for over `items` items that together cost about
+// `flops`: about 4 per thread, more when that would make a chunk longer than
+// about half a millisecond (kFlopsPerChunk at ~20-40 GFLOP/s per core), so
+// latency work can take the cores between chunks; one chunk (no wake-ups)
+// below ~100K flops. At most `items`.
+inline constexpr double kFlopsPerChunk = 1e7;
+inline size_t ChunksForFlops(double flops, size_t items, size_t threads) {
+  if (threads <= 1 || flops < 1e5) return 1;
+  const double by_work = flops / 1e5;
+  const double by_length = flops / kFlopsPerChunk;
+  double want = static_cast<double>(threads * 4);
+  if (by_length > want) want = by_length;
+  if (by_work < want) want = by_work;
+  if (want < 1) want = 1;
+  return want < static_cast<double>(items) ? static_cast<size_t>(want) : (items ? items : 1);
+}
 
 // Runs everything on the calling thread.
 class SerialFor final : public ParallelFor {

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <utility>
+#include <algorithm>
 #include <vector>
 
 #include "memory/ledger.h"
@@ -61,10 +62,19 @@ class ScratchVector {
   T& back() { return v_.back(); }
 
  private:
+  // Charged to the work using the scratch, for what that work asks: the
+  // scheduler's threads are shared by every context, so scratch grown for one
+  // context's work moves to the next context that uses it, charged for that
+  // work's size (not the capacity left by earlier work): a context's peak
+  // does not depend on what the threads ran before.
   void Grow(size_t n) {
-    if (n <= v_.capacity()) return;
+    const uint64_t bytes = uint64_t{n} * sizeof(T);
+    Ledger* current = ThreadWorkspaceLedger();
+    if (!current) current = ProcessLedger().get();
+    const bool same = charge_.ledger() == current;
+    if (n <= v_.capacity() && same && bytes <= charge_.bytes()) return;
     try {
-      ChargeWorkspace(charge_, n * sizeof(T), "kernel scratch");
+      ChargeWorkspace(charge_, same ? std::max(bytes, charge_.bytes()) : bytes, "kernel scratch");
     } catch (...) {
       release();  // the old buffer may have lost its charge: drop both
       throw;

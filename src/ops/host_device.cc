@@ -117,6 +117,7 @@ class HostProgram final : public DeviceProgram {
     memory::WorkspaceScope workspace(ledger_.get());
     std::vector<TensorView> inputs, outputs;
     for (size_t s = 0; s < program_.steps.size(); ++s) {
+      if (s) parallel.Yield();  // latency work may run between ops of throughput work
       const ProgramStep& step = program_.steps[s];
       if (!steps_[s].run) throw InvalidStateError(core::StrCat(OpName(step.op), ": a constant it reads has no data"));
       MakeTensorViews(program_, step, values, inputs, outputs);

@@ -11,5 +11,6 @@ using Args = std::vector<std::string>;
 int Info(const Args& args);
 int Conformance(const Args& args);
 int Run(const Args& args);
+int Mix(const Args& args);
 
 }  // namespace webnn::cli

@@ -17,6 +17,7 @@ void Usage() {
       "  conformance [--device D] [--filter TEXT] [--verbose] FILE...\n"
       "                             run WPT conformance or validation vector files\n"
       "  run [options] GRAPH.json   load a webnn-graph JSON file (+ weights), run it, print outputs\n"
+      "  mix [--alone] SPEC.json    run several graphs concurrently (latency and throughput jobs)\n"
       "  help                       this text\n"
       "  --version                  the engine's version\n"
       "\n"
@@ -37,6 +38,7 @@ int main(int argc, char** argv) {
     if (command == "info") return webnn::cli::Info(args);
     if (command == "conformance") return webnn::cli::Conformance(args);
     if (command == "run") return webnn::cli::Run(args);
+    if (command == "mix") return webnn::cli::Mix(args);
     if (command == "--version" || command == "version") {
       std::printf("webnn %s\n", webnn::ML::version().c_str());
       return 0;

@@ -403,12 +403,10 @@ std::shared_ptr<const void> PrepareConv2d(const PrepareContext& ctx) {
   return prepared;
 }
 
-// Work split: about 4 chunks per thread when there is enough work, one chunk
-// (no wake-ups) below ~100K flops.
+// Work split: core::ChunksForFlops (about 4 chunks per thread, none longer
+// than about half a millisecond, one chunk below ~100K flops).
 size_t ChunkCount(double flops, size_t max_chunks, size_t threads) {
-  const double by_work = flops / 1e5;
-  const size_t want = threads <= 1 ? 1 : threads * 4;
-  return std::max<size_t>(1, std::min<size_t>({max_chunks, want, static_cast<size_t>(std::max(1.0, by_work))}));
+  return core::ChunksForFlops(flops, max_chunks, threads);
 }
 
 // A fused activation the kernels apply in registers as they store: relu and
@@ -823,7 +821,13 @@ void RunIgemmNhwc(const KernelContext& ctx, const Conv2dGeometry& g, const Packe
   // One contiguous range of tiles per thread: every chunk streams the whole
   // packed filter through the cache again (2.4 MB for a 256x256 3x3 layer),
   // so more chunks than threads cost filter bandwidth, not just wake-ups.
-  const size_t chunks = std::min(ChunkCount(flops, tiles, ctx.parallel.NumThreads()), ctx.parallel.NumThreads());
+  // A packed filter that stays in L2 (<= 256 KB) costs little to stream
+  // again: such layers take the usual chunks (about half a millisecond each),
+  // so latency work can take the cores between them.
+  const size_t threads = ctx.parallel.NumThreads();
+  const size_t chunks = pf.group_stride * groups * sizeof(float) <= (256u << 10)
+                            ? ChunkCount(flops, tiles, threads)
+                            : std::min(ChunkCount(flops, tiles, threads), threads);
   // A group's packed filter past half of a 1 MB L2 (ResNet's 256x256 3x3: 2.4
   // MB) would stream from L3 for every pixel tile; blocks outer keep one block
   // of it in L2 instead while the input (a step of pixels) is re-read.

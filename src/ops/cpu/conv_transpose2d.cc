@@ -179,8 +179,7 @@ std::shared_ptr<const void> PrepareConvTranspose2d(const PrepareContext& ctx) {
 }
 
 size_t ChunkCount(double work, size_t max_chunks, size_t threads) {
-  const size_t want = threads <= 1 ? 1 : threads * 4;
-  return std::max<size_t>(1, std::min<size_t>({max_chunks, want, static_cast<size_t>(std::max(1.0, work / 1e5))}));
+  return core::ChunksForFlops(work, max_chunks, threads);
 }
 
 // dst[c][r] = src[r][c] for a rows x cols matrix, in 64 x 64 blocks (32 KB:

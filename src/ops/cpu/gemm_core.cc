@@ -663,6 +663,15 @@ void GemmPackedImpl(const GemmArgs& g, core::ParallelFor& parallel) {
   size_t row_tasks = std::min(threads, std::max<size_t>(1, rows.count / 4));
   while (threads % row_tasks) --row_tasks;
   const size_t col_tasks = std::min(col_panels, threads / row_tasks);
+  // Long products split their rows further, so that no task runs much over
+  // core::kFlopsPerChunk (about half a millisecond) and latency work can take
+  // the cores between tasks; each extra row task streams its B share again.
+  if (threads > 1) {
+    const double per_task = flops / static_cast<double>(row_tasks * col_tasks);
+    const size_t split = std::min<size_t>(std::max<size_t>(1, rows.count / row_tasks),
+                                          static_cast<size_t>(std::ceil(per_task / core::kFlopsPerChunk)));
+    row_tasks *= std::max<size_t>(1, split);
+  }
   const size_t tasks = row_tasks * col_tasks;
   auto run = [&](size_t task) {
     const size_t rt = task / col_tasks, ct = task % col_tasks;

@@ -1,0 +1,439 @@
+#include "scheduler/cpu_threads.h"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <thread>
+
+#include "memory/ledger.h"
+#include "scheduler/thread_pool.h"
+
+namespace webnn::scheduler {
+
+namespace {
+
+// Set while a thread runs a chunk: a kernel's parallel-for inside a chunk runs
+// inline (its caller already holds a share of the cores).
+thread_local bool t_in_chunk = false;
+
+inline void Pause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+}  // namespace
+
+Job::Job(Work work, Priority priority, size_t max_threads, std::optional<Clock::time_point> deadline)
+    : work_(std::move(work)), priority_(priority), max_threads_(max_threads), deadline_(deadline) {}
+
+void Job::Wait() {
+  if (done()) return;
+  std::unique_lock<std::mutex> lock(mutex_);
+  cv_.wait(lock, [&] { return done(); });
+}
+
+std::exception_ptr Job::error() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return error_;
+}
+
+// One parallel-for: [0, n) in `chunks` chunks that any thread may claim.
+struct Loop {
+  const std::function<void(size_t, size_t)>* body;
+  size_t n, chunk, chunks;
+  Priority priority;
+  size_t max_helpers;  // threads beside the owner
+  memory::Ledger* workspace;
+  std::atomic<size_t> next{0};
+  std::atomic<size_t> remaining{0};
+  std::atomic<size_t> helpers{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;  // written by the one that set `failed`
+  bool Exhausted() const { return next.load(std::memory_order_relaxed) >= chunks; }
+};
+
+class CpuPool {
+ public:
+  explicit CpuPool(size_t threads) {
+    threads_ = threads == 0 ? std::min(ThreadPool::AvailableCores(), ThreadPool::kMaxThreads) : threads;
+    for (size_t i = 0; i < threads_; ++i) std::thread([this] { WorkerLoop(); }).detach();
+  }
+
+  size_t threads() const { return threads_; }
+
+  void Submit(const JobPtr& job, const std::vector<JobPtr>& data_from, const std::vector<JobPtr>& after) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      job->seq_ = ++seq_;
+      auto add = [&](const JobPtr& dep, bool data) {
+        if (!dep || dep == job) return;
+        if (dep->done()) {
+          if (data && dep->error_ && !job->inherited_) job->inherited_ = dep->error_;
+          return;
+        }
+        ++job->pending_;
+        dep->dependents_.emplace_back(job, data);
+      };
+      for (const JobPtr& d : data_from) add(d, true);
+      for (const JobPtr& d : after) add(d, false);
+      if (job->pending_ == 0) MakeReadyLocked(job);
+    }
+    wake_.notify_all();
+  }
+
+  void RunHere(const JobPtr& job, const std::vector<JobPtr>& data_from, const std::vector<JobPtr>& after) {
+    job->caller_runs_ = true;
+    Submit(job, data_from, after);
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      done_.wait(lock, [&] { return job->ready_; });
+    }
+    std::exception_ptr error = job->inherited_;
+    if (!error) {
+      core::SerialFor serial;
+      try {
+        job->work_(serial);
+      } catch (...) {
+        error = std::current_exception();
+      }
+    }
+    Complete(job, error);
+    if (error) std::rethrow_exception(error);
+  }
+
+  // The parallel-for of a job's kernels.
+  void RunLoop(size_t n, size_t grain, const std::function<void(size_t, size_t)>& body, Priority priority,
+               size_t max_threads) {
+    if (n == 0) return;
+    grain = std::max<size_t>(grain, 1);
+    const size_t threads = std::min(max_threads, threads_);
+    if (t_in_chunk || threads <= 1 || n < 2 * grain) {
+      body(0, n);
+      return;
+    }
+    // Many small chunks: uneven chunks still balance, and a chunk is short
+    // enough for latency work to take the cores between chunks (a claim is
+    // one atomic increment). Kernels whose iterations are large choose their
+    // own count (n chunks of grain 1, sized by core::ChunksForFlops).
+    const size_t chunks = std::max<size_t>(1, std::min(n / grain, std::max<size_t>(threads * 4, 256)));
+    auto loop = std::make_shared<Loop>();
+    loop->body = &body;
+    loop->n = n;
+    loop->chunk = (n + chunks - 1) / chunks;
+    loop->chunks = (n + loop->chunk - 1) / loop->chunk;
+    loop->priority = priority;
+    loop->max_helpers = threads - 1;
+    loop->workspace = memory::ThreadWorkspaceLedger();
+    loop->remaining.store(loop->chunks);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      loops_[Index(priority)].push_back(loop);
+      if (priority == Priority::kLatency) latency_waiting_.fetch_add(1);
+      generation_.fetch_add(1, std::memory_order_release);
+    }
+    wake_.notify_all();
+    for (;;) {
+      const size_t c = loop->next.fetch_add(1, std::memory_order_relaxed);
+      if (c >= loop->chunks) break;
+      RunChunk(*loop, c);
+      if (priority == Priority::kThroughput) ServeLatency();
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      Unlist(loop);
+    }
+    // The last chunks are usually microseconds from done: spin (about 50 us)
+    // before helping elsewhere or sleeping.
+    for (int spin = 0; spin < 20000 && loop->remaining.load(std::memory_order_acquire) != 0; ++spin) Pause();
+    while (loop->remaining.load(std::memory_order_acquire) != 0) {
+      // Help another loop's chunk rather than sleep; latency work helps only
+      // latency loops (a throughput chunk would delay its own end).
+      const bool any = priority == Priority::kThroughput;
+      std::shared_ptr<Loop> other;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        other = FindLoopLocked(Priority::kLatency);
+        if (!other && any) other = FindLoopLocked(Priority::kThroughput);
+        if (!other) {
+          done_.wait(lock, [&] {
+            return loop->remaining.load(std::memory_order_acquire) == 0 ||
+                   (any ? AnyLoopLocked() : FindLoopLocked(Priority::kLatency) != nullptr);
+          });
+          continue;
+        }
+        other->helpers.fetch_add(1);
+      }
+      const size_t c = other->next.fetch_add(1, std::memory_order_relaxed);
+      if (c < other->chunks) RunChunk(*other, c);
+      other->helpers.fetch_sub(1);
+    }
+    if (loop->error) std::rethrow_exception(loop->error);
+  }
+
+  // Between ops and chunks of throughput work: latency work first.
+  void ServeLatency() {
+    while (latency_waiting_.load(std::memory_order_relaxed) > 0) {
+      std::shared_ptr<Loop> loop;
+      JobPtr job;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        loop = FindLoopLocked(Priority::kLatency);
+        if (loop) loop->helpers.fetch_add(1);
+        else job = PopReadyLocked(Priority::kLatency);
+      }
+      if (loop) {
+        HelpLoop(*loop, /*stop_for_latency=*/false);
+      } else if (job) {
+        RunJob(job);
+      } else {
+        return;
+      }
+    }
+  }
+
+ private:
+  class JobParallel final : public core::ParallelFor {
+   public:
+    JobParallel(CpuPool& pool, Priority priority, size_t max_threads)
+        : pool_(pool), priority_(priority), max_threads_(max_threads == 0 ? pool.threads() : max_threads) {}
+    void Run(size_t n, size_t grain, const std::function<void(size_t, size_t)>& body) override {
+      pool_.RunLoop(n, grain, body, priority_, max_threads_);
+    }
+    size_t NumThreads() const override { return std::min(max_threads_, pool_.threads()); }
+    void Yield() override {
+      if (priority_ == Priority::kThroughput && !t_in_chunk) pool_.ServeLatency();
+    }
+
+   private:
+    CpuPool& pool_;
+    Priority priority_;
+    size_t max_threads_;
+  };
+
+  static size_t Index(Priority p) { return static_cast<size_t>(p); }
+
+  void MakeReadyLocked(const JobPtr& job) {
+    if (job->caller_runs_) {
+      job->ready_ = true;
+      done_.notify_all();
+      return;
+    }
+    if (job->priority_ == Priority::kLatency) {
+      const int64_t key = job->deadline_ ? job->deadline_->time_since_epoch().count() : INT64_MAX;
+      latency_ready_.emplace(std::make_pair(key, job->seq_), job);
+      latency_waiting_.fetch_add(1);
+    } else {
+      throughput_ready_.push_back(job);
+    }
+    generation_.fetch_add(1, std::memory_order_release);
+  }
+
+  JobPtr PopReadyLocked(Priority p) {
+    if (p == Priority::kLatency) {
+      if (latency_ready_.empty()) return nullptr;
+      JobPtr job = latency_ready_.begin()->second;
+      latency_ready_.erase(latency_ready_.begin());
+      latency_waiting_.fetch_sub(1);
+      return job;
+    }
+    if (throughput_ready_.empty()) return nullptr;
+    JobPtr job = throughput_ready_.front();
+    throughput_ready_.pop_front();
+    return job;
+  }
+
+  // A listed loop with a chunk left and room for one more thread.
+  std::shared_ptr<Loop> FindLoopLocked(Priority p) {
+    for (const auto& loop : loops_[Index(p)])
+      if (!loop->Exhausted() && loop->helpers.load() < loop->max_helpers) return loop;
+    return nullptr;
+  }
+  bool AnyLoopLocked() {
+    for (const auto& list : loops_)
+      for (const auto& loop : list)
+        if (!loop->Exhausted() && loop->helpers.load() < loop->max_helpers) return true;
+    return false;
+  }
+
+  void Unlist(const std::shared_ptr<Loop>& loop) {
+    auto& list = loops_[Index(loop->priority)];
+    auto it = std::find(list.begin(), list.end(), loop);
+    if (it == list.end()) return;
+    list.erase(it);
+    if (loop->priority == Priority::kLatency) latency_waiting_.fetch_sub(1);
+  }
+
+  void RunChunk(Loop& loop, size_t c) {
+    const size_t begin = c * loop.chunk;
+    if (!loop.failed.load(std::memory_order_relaxed)) {
+      memory::WorkspaceScope workspace(loop.workspace);
+      const bool was_in_chunk = t_in_chunk;
+      t_in_chunk = true;
+      try {
+        (*loop.body)(begin, std::min(loop.n, begin + loop.chunk));
+      } catch (...) {
+        if (!loop.failed.exchange(true)) loop.error = std::current_exception();
+      }
+      t_in_chunk = was_in_chunk;
+    }
+    if (loop.remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_.notify_all();
+    }
+  }
+
+  // Chunks of `loop` until none is left (or, for a throughput loop, until
+  // latency work waits). The caller incremented loop.helpers.
+  void HelpLoop(Loop& loop, bool stop_for_latency) {
+    for (;;) {
+      // A helper leaves throughput work while a latency job runs, to take
+      // that job's parallel-fors the moment they start (the job's own thread
+      // never waits for helpers, so a helper busy elsewhere leaves it alone).
+      if (stop_for_latency && latency_running_.load(std::memory_order_relaxed) > 0) break;
+      if (stop_for_latency && latency_waiting_.load(std::memory_order_relaxed) > 0) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (FindLoopLocked(Priority::kLatency) || !latency_ready_.empty()) break;
+      }
+      const size_t c = loop.next.fetch_add(1, std::memory_order_relaxed);
+      if (c >= loop.chunks) break;
+      RunChunk(loop, c);
+    }
+    loop.helpers.fetch_sub(1);
+  }
+
+  void RunJob(const JobPtr& job) {
+    const bool latency = job->priority_ == Priority::kLatency;
+    if (latency) latency_running_.fetch_add(1);
+    std::exception_ptr error = job->inherited_;
+    if (!error) {
+      JobParallel parallel(*this, job->priority_, job->max_threads_);
+      try {
+        job->work_(parallel);
+      } catch (...) {
+        error = std::current_exception();
+      }
+    }
+    if (latency) latency_running_.fetch_sub(1);
+    Complete(job, error);
+  }
+
+  static void ReleaseWork(const JobPtr& job) {
+    // What the work holds (an executable, tensors' buffers) goes with it,
+    // before anyone waiting sees the job done.
+    job->work_ = nullptr;
+  }
+
+  void Complete(const JobPtr& job, std::exception_ptr error) {
+    ReleaseWork(job);
+    std::vector<std::pair<JobPtr, bool>> dependents;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      dependents.swap(job->dependents_);
+      {
+        std::lock_guard<std::mutex> jl(job->mutex_);
+        job->error_ = error;
+        job->done_.store(true, std::memory_order_release);
+      }
+      for (auto& [d, data] : dependents) {
+        if (data && error && !d->inherited_) d->inherited_ = error;
+        if (--d->pending_ == 0) MakeReadyLocked(d);
+      }
+    }
+    job->cv_.notify_all();
+    if (!dependents.empty()) wake_.notify_all();
+  }
+
+  void WorkerLoop() {
+    uint64_t seen = 0;
+    for (;;) {
+      std::shared_ptr<Loop> loop;
+      JobPtr job;
+      bool stop_for_latency = false;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        for (;;) {
+          if ((loop = FindLoopLocked(Priority::kLatency))) break;
+          if ((job = PopReadyLocked(Priority::kLatency))) break;
+          if (latency_running_.load(std::memory_order_relaxed) > 0) {
+            // Held for the latency job running elsewhere (see HelpLoop): spin
+            // for its next parallel-for, at most about 2 ms at a time.
+            seen = generation_.load(std::memory_order_acquire);
+            lock.unlock();
+            for (int spin = 0; spin < 800000 && generation_.load(std::memory_order_acquire) == seen &&
+                               latency_running_.load(std::memory_order_relaxed) > 0;
+                 ++spin)
+              Pause();
+            lock.lock();
+            if (generation_.load(std::memory_order_acquire) != seen || latency_running_.load() > 0) continue;
+          }
+          if ((loop = FindLoopLocked(Priority::kThroughput))) {
+            stop_for_latency = true;
+            break;
+          }
+          if ((job = PopReadyLocked(Priority::kThroughput))) break;
+          // Nothing to do: spin about 50 us outside the lock (the next
+          // kernel of a running job usually follows within microseconds and
+          // a futex wake-up costs 5-20 us), then sleep.
+          seen = generation_.load(std::memory_order_acquire);
+          lock.unlock();
+          for (int spin = 0; spin < 20000 && generation_.load(std::memory_order_acquire) == seen; ++spin) Pause();
+          lock.lock();
+          if (generation_.load(std::memory_order_acquire) != seen) continue;
+          ++idle_;
+          wake_.wait(lock, [&] { return generation_.load(std::memory_order_acquire) != seen; });
+          --idle_;
+        }
+        if (loop) loop->helpers.fetch_add(1);
+      }
+      if (loop) HelpLoop(*loop, stop_for_latency);
+      else RunJob(job);
+    }
+  }
+
+  size_t threads_;
+  std::mutex mutex_;
+  std::condition_variable wake_;  // workers: new jobs or loops (generation_)
+  std::condition_variable done_;  // loop owners and RunHere callers
+  std::map<std::pair<int64_t, uint64_t>, JobPtr> latency_ready_;  // (deadline, seq)
+  std::deque<JobPtr> throughput_ready_;
+  std::vector<std::shared_ptr<Loop>> loops_[2];
+  std::atomic<int> latency_waiting_{0};  // latency loops listed + latency jobs ready
+  std::atomic<int> latency_running_{0};  // latency jobs running
+  std::atomic<uint64_t> generation_{0};
+  uint64_t seq_ = 0;
+  size_t idle_ = 0;
+};
+
+namespace {
+
+std::mutex g_pool_mutex;
+size_t g_requested_threads = 0;
+CpuPool* g_pool = nullptr;  // never destroyed: its detached threads outlive main
+
+CpuPool& Pool() {
+  std::lock_guard<std::mutex> lock(g_pool_mutex);
+  if (!g_pool) g_pool = new CpuPool(g_requested_threads);
+  return *g_pool;
+}
+
+}  // namespace
+
+bool SetCpuThreadCount(size_t threads) {
+  std::lock_guard<std::mutex> lock(g_pool_mutex);
+  if (g_pool) return g_pool->threads() == threads;
+  g_requested_threads = std::min(threads, ThreadPool::kMaxThreads);
+  return true;
+}
+
+size_t CpuThreadCount() { return Pool().threads(); }
+
+void Submit(const JobPtr& job, const std::vector<JobPtr>& data_from, const std::vector<JobPtr>& after) {
+  Pool().Submit(job, data_from, after);
+}
+
+void RunHere(const JobPtr& job, const std::vector<JobPtr>& data_from, const std::vector<JobPtr>& after) {
+  Pool().RunHere(job, data_from, after);
+}
+
+}  // namespace webnn::scheduler

@@ -1,0 +1,38 @@
+#include "scheduler/device_choice.h"
+
+#include <vector>
+
+#include "core/strings.h"
+
+namespace webnn::scheduler {
+
+std::shared_ptr<ops::Device> ChooseDevice(const MLContextOptions& options) {
+  std::shared_ptr<ops::Device> device;
+  MLDeviceType want = options.device;
+  if (want == MLDeviceType::kAuto) {
+    if (options.powerPreference == MLPowerPreference::kFallback) {
+      // "fallback": maximum compatibility, for checking numerics.
+      device = ops::FindDevice(MLDeviceType::kReference);
+    } else {
+      const bool gpu_first = options.accelerated && options.powerPreference != MLPowerPreference::kLowPower;
+      std::vector<MLDeviceType> order = gpu_first
+                                            ? std::vector{MLDeviceType::kGpu, MLDeviceType::kCpu, MLDeviceType::kReference}
+                                            : std::vector{MLDeviceType::kCpu, MLDeviceType::kGpu, MLDeviceType::kReference};
+      // A gpu that is a CPU implementation of Vulkan (lavapipe) is never
+      // picked over the cpu device: it is there for testing the gpu path.
+      for (MLDeviceType t : order) {
+        device = ops::FindDevice(t);
+        if (device && t == MLDeviceType::kGpu && !device->accelerated()) device = nullptr;
+        if (device) break;
+      }
+    }
+  } else {
+    device = ops::FindDevice(want);
+  }
+  if (!device)
+    throw NotSupportedError(core::StrCat("createContext: device '", ToString(want),
+                                         "' is not available on this machine: ", ops::WhyUnavailable(want)));
+  return device;
+}
+
+}  // namespace webnn::scheduler

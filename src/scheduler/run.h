@@ -1,0 +1,30 @@
+// Running an Executable for one dispatch: the tensors bound to the program's
+// values, and the copies to outputs that alias another output's value.
+#pragma once
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "core/parallel.h"
+#include "ops/device.h"
+#include "scheduler/executable.h"
+
+namespace webnn::scheduler {
+
+struct RunBinding {
+  // Per program value: the tensor's buffer for inputs and outputs (null for
+  // others). Held by the binding, so a tensor destroyed while its dispatch is
+  // in flight keeps its memory until the dispatch ends.
+  std::vector<std::shared_ptr<ops::DeviceBuffer>> external;
+  std::vector<std::vector<uint32_t>> shapes;  // per value, concrete
+  // Output tensors that repeat another output's value: copied after the run.
+  std::vector<std::pair<std::shared_ptr<ops::DeviceBuffer>, std::shared_ptr<ops::DeviceBuffer>>> copies;
+};
+
+// Runs the program with `binding`, then makes the output copies (charged to
+// `ledger` as staging).
+void Run(Executable& executable, const RunBinding& binding, core::ParallelFor& parallel,
+         const std::shared_ptr<memory::Ledger>& ledger);
+
+}  // namespace webnn::scheduler
