@@ -384,3 +384,6 @@ class MLGraphBuilder {
 };
 
 }  // namespace webnn
+
+// Loading graph files (webnn::loadGraph).
+#include "webnn/graph_file.h"  // IWYU pragma: export
