@@ -348,7 +348,7 @@ const char* wnnContext_lostMessage(WNNContext context) {
     if (!context) return nullptr;
     auto lost = context->context.lost();
     if (lost.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return nullptr;
-    context->lostMessage = lost.get().message;
+    std::call_once(context->lostOnce, [&] { context->lostMessage = lost.get().message; });
     return context->lostMessage.c_str();
   });
 }

@@ -7,6 +7,7 @@
 #include <exception>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <string>
@@ -24,6 +25,7 @@ struct WNNErrorImpl {
 struct WNNContextImpl {
   webnn::MLContext context;
   std::string deviceName;
+  std::once_flag lostOnce;  // lostMessage is set once, by the first query after the loss
   std::string lostMessage;
 };
 
