@@ -40,7 +40,7 @@ struct MLLoadedGraph {
 // of the mapping until a device packs or uploads it. Throws DataError for a
 // malformed or missing file (the message names the file, the node and the
 // reason), or the builder's error for an invalid graph.
-MLLoadedGraph loadGraph(const MLContext& context, const std::string& path, const MLGraphLoadOptions& options = {});
+WEBNN_EXPORT MLLoadedGraph loadGraph(const MLContext& context, const std::string& path, const MLGraphLoadOptions& options = {});
 
 // A graph file and its weights in memory. The bytes are copied.
 struct MLGraphBuffers {
@@ -50,7 +50,7 @@ struct MLGraphBuffers {
   std::string name = "memory";           // names the source in error messages
 };
 // Loads a graph from memory; options.weightless applies, the paths do not.
-MLLoadedGraph loadGraphFromMemory(const MLContext& context, const MLGraphBuffers& buffers,
+WEBNN_EXPORT MLLoadedGraph loadGraphFromMemory(const MLContext& context, const MLGraphBuffers& buffers,
                                   const MLGraphLoadOptions& options = {});
 
 }  // namespace webnn

@@ -73,8 +73,8 @@ inline constexpr size_t kMLMemoryCategoryCount = 6;
 // Where they live.
 enum class MLMemoryDevice : uint8_t { kHost, kGpu };
 inline constexpr size_t kMLMemoryDeviceCount = 2;
-std::string_view ToString(MLMemoryCategory category);  // "constants (raw)", ...
-std::string_view ToString(MLMemoryDevice device);      // "host", "gpu"
+WEBNN_EXPORT std::string_view ToString(MLMemoryCategory category);  // "constants (raw)", ...
+WEBNN_EXPORT std::string_view ToString(MLMemoryDevice device);      // "host", "gpu"
 
 struct MLMemoryCounter {
   uint64_t current = 0;
@@ -137,7 +137,7 @@ using MLNamedTensors = std::map<std::string, MLTensor>;
 using MLSplits = std::variant<uint32_t, std::vector<uint32_t>>;
 
 // ---- MLTensor -------------------------------------------------------------
-class MLTensor {
+class WEBNN_EXPORT MLTensor {
  public:
   MLTensor() = default;
   MLOperandDataType dataType() const;
@@ -156,7 +156,7 @@ class MLTensor {
 };
 
 // ---- MLGraph --------------------------------------------------------------
-class MLGraph {
+class WEBNN_EXPORT MLGraph {
  public:
   MLGraph() = default;
   void destroy();
@@ -186,7 +186,7 @@ class MLGraph {
 };
 
 // ---- MLContext ------------------------------------------------------------
-class MLContext {
+class WEBNN_EXPORT MLContext {
  public:
   MLContext() = default;
 
@@ -229,7 +229,7 @@ struct MLDeviceInfo {
   std::string features;     // gpu: float16/int8/int64, subgroups, shared memory, ...
 };
 
-class ML {
+class WEBNN_EXPORT ML {
  public:
   // Throws NotSupportedError when the requested device is not available.
   static MLContext createContext(const MLContextOptions& options = {});
@@ -241,7 +241,7 @@ class ML {
 };
 
 // ---- MLGraphBuilder -------------------------------------------------------
-class MLGraphBuilder {
+class WEBNN_EXPORT MLGraphBuilder {
  public:
   explicit MLGraphBuilder(const MLContext& context);
 

@@ -33,17 +33,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "webnn/export.h"
 #include "webnn/version.h"
 
-#if defined(_WIN32)
-#if defined(WEBNN_BUILDING_LIBRARY)
-#define WNN_EXPORT __declspec(dllexport)
-#else
-#define WNN_EXPORT
-#endif
-#else
-#define WNN_EXPORT __attribute__((visibility("default")))
-#endif
+#define WNN_EXPORT WEBNN_EXPORT
 
 #ifdef __cplusplus
 extern "C" {
