@@ -14,7 +14,7 @@ namespace internal {
 class BuilderImpl;
 }
 
-class MLOperand {
+class WEBNN_EXPORT MLOperand {
  public:
   MLOperand() = default;  // a null handle; every builder call rejects it with TypeError
 

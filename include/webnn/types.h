@@ -12,12 +12,14 @@
 #include <type_traits>
 #include <vector>
 
+#include "webnn/export.h"
+
 namespace webnn {
 
 // ---------------------------------------------------------------------------
 // Exceptions, named after the spec's (WebIDL TypeError and DOMException names).
 // ---------------------------------------------------------------------------
-class MLException : public std::runtime_error {
+class WEBNN_EXPORT MLException : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
   // The spec's name for this error: "TypeError", "InvalidStateError", ...
@@ -25,7 +27,7 @@ class MLException : public std::runtime_error {
 };
 
 #define WEBNN_DECLARE_EXCEPTION(Name)                                  \
-  class Name : public MLException {                                    \
+  class WEBNN_EXPORT Name : public MLException {                       \
    public:                                                             \
     using MLException::MLException;                                    \
     const char* name() const noexcept override { return #Name; }       \
@@ -59,18 +61,18 @@ enum class MLOperandDataType : uint8_t {
 inline constexpr int kMLOperandDataTypeCount = 10;
 
 // "float32", "float16", ... (the IDL enum strings).
-std::string_view ToString(MLOperandDataType type);
+WEBNN_EXPORT std::string_view ToString(MLOperandDataType type);
 // Parses an IDL enum string (int4/uint4 included); nullopt if unknown.
-std::optional<MLOperandDataType> ParseMLOperandDataType(std::string_view name);
+WEBNN_EXPORT std::optional<MLOperandDataType> ParseMLOperandDataType(std::string_view name);
 // Bits per element: 32, 16, ..., 4.
-int BitsPerElement(MLOperandDataType type);
+WEBNN_EXPORT int BitsPerElement(MLOperandDataType type);
 // Bytes needed for `elements` elements (int4/uint4 round up to whole bytes).
 // Saturates at UINT64_MAX, and UINT64_MAX elements (a saturated count) give
 // UINT64_MAX bytes, so no count is ever mistaken for a small one.
-uint64_t ByteLengthFor(MLOperandDataType type, uint64_t elements);
-bool IsFloatingPoint(MLOperandDataType type);
-bool IsSignedInteger(MLOperandDataType type);
-bool IsUnsignedInteger(MLOperandDataType type);
+WEBNN_EXPORT uint64_t ByteLengthFor(MLOperandDataType type, uint64_t elements);
+WEBNN_EXPORT bool IsFloatingPoint(MLOperandDataType type);
+WEBNN_EXPORT bool IsSignedInteger(MLOperandDataType type);
+WEBNN_EXPORT bool IsUnsignedInteger(MLOperandDataType type);
 
 enum class MLInputOperandLayout { kNchw, kNhwc };
 enum class MLConv2dFilterOperandLayout { kOihw, kHwio, kOhwi, kIhwo };
@@ -90,18 +92,18 @@ enum class MLPowerPreference { kDefault, kHighPerformance, kLowPower, kFallback 
 // `accelerated` and Vulkan is usable, else cpu, else reference.
 enum class MLDeviceType { kAuto, kReference, kCpu, kGpu };
 
-std::string_view ToString(MLInputOperandLayout v);
-std::string_view ToString(MLConv2dFilterOperandLayout v);
-std::string_view ToString(MLConvTranspose2dFilterOperandLayout v);
-std::string_view ToString(MLRoundingType v);
-std::string_view ToString(MLPaddingMode v);
-std::string_view ToString(MLInterpolationMode v);
-std::string_view ToString(MLRecurrentNetworkActivation v);
-std::string_view ToString(MLRecurrentNetworkDirection v);
-std::string_view ToString(MLGruWeightLayout v);
-std::string_view ToString(MLLstmWeightLayout v);
-std::string_view ToString(MLPowerPreference v);
-std::string_view ToString(MLDeviceType v);
+WEBNN_EXPORT std::string_view ToString(MLInputOperandLayout v);
+WEBNN_EXPORT std::string_view ToString(MLConv2dFilterOperandLayout v);
+WEBNN_EXPORT std::string_view ToString(MLConvTranspose2dFilterOperandLayout v);
+WEBNN_EXPORT std::string_view ToString(MLRoundingType v);
+WEBNN_EXPORT std::string_view ToString(MLPaddingMode v);
+WEBNN_EXPORT std::string_view ToString(MLInterpolationMode v);
+WEBNN_EXPORT std::string_view ToString(MLRecurrentNetworkActivation v);
+WEBNN_EXPORT std::string_view ToString(MLRecurrentNetworkDirection v);
+WEBNN_EXPORT std::string_view ToString(MLGruWeightLayout v);
+WEBNN_EXPORT std::string_view ToString(MLLstmWeightLayout v);
+WEBNN_EXPORT std::string_view ToString(MLPowerPreference v);
+WEBNN_EXPORT std::string_view ToString(MLDeviceType v);
 
 // ---- Memory accounting (extension; MLContext::memoryUsage) ------------------
 // What a context's bytes are for.
@@ -117,14 +119,14 @@ inline constexpr size_t kMLMemoryCategoryCount = 6;
 // Where they live.
 enum class MLMemoryDevice : uint8_t { kHost, kGpu };
 inline constexpr size_t kMLMemoryDeviceCount = 2;
-std::string_view ToString(MLMemoryCategory category);  // "constants (raw)", ...
-std::string_view ToString(MLMemoryDevice device);      // "host", "gpu"
+WEBNN_EXPORT std::string_view ToString(MLMemoryCategory category);  // "constants (raw)", ...
+WEBNN_EXPORT std::string_view ToString(MLMemoryDevice device);      // "host", "gpu"
 
 // ---------------------------------------------------------------------------
 // MLNumber: (bigint or unrestricted double). A plain C++ number is the JS
 // "number" (double); 64-bit integers beyond 2^53 need BigInt()/BigUint().
 // ---------------------------------------------------------------------------
-class MLNumber {
+class WEBNN_EXPORT MLNumber {
  public:
   enum class Kind { kDouble, kBigInt, kBigUint };
 
@@ -159,7 +161,7 @@ struct MLDynamicDimension {
   uint32_t maxSize = 0;
 };
 
-class MLDimension {
+class WEBNN_EXPORT MLDimension {
  public:
   MLDimension() = default;
   // Accepts any integer; out-of-range values (negative, >= 2^32) are kept so the
@@ -231,7 +233,7 @@ enum class MLArrayBufferViewType {
   kBigInt64Array,
   kBigUint64Array,
 };
-std::optional<MLArrayBufferViewType> ParseMLArrayBufferViewType(std::string_view name);
+WEBNN_EXPORT std::optional<MLArrayBufferViewType> ParseMLArrayBufferViewType(std::string_view name);
 
 namespace internal {
 template <typename T> constexpr MLArrayBufferViewType ViewTypeFor() {

@@ -161,7 +161,7 @@ using MLNamedTensors = std::map<std::string, MLTensor>;
 using MLSplits = std::variant<uint32_t, std::vector<uint32_t>>;
 
 // ---- MLTensor -------------------------------------------------------------
-class MLTensor {
+class WEBNN_EXPORT MLTensor {
  public:
   MLTensor() = default;
   MLOperandDataType dataType() const;
@@ -185,7 +185,7 @@ class MLTensor {
 // constant to the device, which packs it (cpu) or holds its upload (gpu); the
 // raw bytes are then freed, so a streamed model peaks near its packed size
 // plus MLContextOptions::constantStagingLimit, not at 2-3x.
-class MLConstantWriter {
+class WEBNN_EXPORT MLConstantWriter {
  public:
   MLConstantWriter() = default;
   // Appends `chunk` (its view type must suit the constant's data type).
@@ -211,7 +211,7 @@ class MLConstantWriter {
 };
 
 // ---- MLGraph --------------------------------------------------------------
-class MLGraph {
+class WEBNN_EXPORT MLGraph {
  public:
   MLGraph() = default;
   void destroy();
@@ -246,7 +246,7 @@ class MLGraph {
 };
 
 // ---- MLContext ------------------------------------------------------------
-class MLContext {
+class WEBNN_EXPORT MLContext {
  public:
   MLContext() = default;
 
@@ -307,7 +307,7 @@ struct MLDeviceInfo {
   std::string features;     // gpu: float16/int8/int64, subgroups, shared memory, ...
 };
 
-class ML {
+class WEBNN_EXPORT ML {
  public:
   // Throws NotSupportedError when the requested device is not available.
   static MLContext createContext(const MLContextOptions& options = {});
@@ -319,7 +319,7 @@ class ML {
 };
 
 // ---- MLGraphBuilder -------------------------------------------------------
-class MLGraphBuilder {
+class WEBNN_EXPORT MLGraphBuilder {
  public:
   explicit MLGraphBuilder(const MLContext& context);
 
@@ -462,3 +462,6 @@ class MLGraphBuilder {
 };
 
 }  // namespace webnn
+
+// Loading graph files (webnn::loadGraph).
+#include "webnn/graph_file.h"  // IWYU pragma: export
