@@ -370,6 +370,53 @@ TEST_CASE("C API: weightless constants and dynamic dimensions", "[capi][device]"
   wnnGraph_release(g);
 }
 
+TEST_CASE("C API: a weightless constant streamed through a writer", "[capi][device]") {
+  // y[2, 3] = x[2, 3] * w[3], w streamed in two chunks (webnn#901).
+  CContext ctx;
+  WNNGraphBuilder b = wnnGraphBuilder_create(ctx.handle, ctx.error);
+  const uint32_t xs[] = {2, 3}, ws[] = {3};
+  WNNOperandDescriptor xd{WNNOperandDataType_Float32, 2, xs, nullptr};
+  WNNConstantDescriptor wd{WNNOperandDataType_Float32, 1, ws, "w"};
+  WNNOperand x = wnnGraphBuilder_input(b, "x", &xd, ctx.error);
+  WNNOperand w = wnnGraphBuilder_constantWeightless(b, &wd, ctx.error);
+  WNNNamedOperand outs[] = {{"y", wnnGraphBuilder_mul(b, x, w, nullptr, ctx.error)}};
+  WNNGraph g = wnnGraphBuilder_build(b, outs, 1, ctx.error);
+  REQUIRE(g != nullptr);
+  wnnGraphBuilder_release(b);
+
+  CHECK(wnnGraph_writeConstant(g, "nope", ctx.error) == nullptr);
+  CHECK(wnnError_type(ctx.error) == WNNErrorType_DataError);
+  WNNConstantWriter writer = wnnGraph_writeConstant(g, "w", ctx.error);
+  REQUIRE(writer != nullptr);
+  CHECK(wnnConstantWriter_byteLength(writer) == 12);
+  CHECK(wnnConstantWriter_ready(writer));
+  const float weights[3] = {0.5f, -2.0f, 3.0f};
+  const auto* bytes = reinterpret_cast<const unsigned char*>(weights);
+  REQUIRE(wnnConstantWriter_write(writer, bytes, 5, ctx.error) == WNNErrorType_NoError);
+  CHECK(wnnConstantWriter_close(writer, ctx.error) == WNNErrorType_DataError);  // 5 of 12 bytes
+  REQUIRE(wnnConstantWriter_write(writer, bytes + 5, 7, ctx.error) == WNNErrorType_NoError);
+  CHECK(wnnConstantWriter_bytesWritten(writer) == 12);
+  REQUIRE(wnnConstantWriter_close(writer, ctx.error) == WNNErrorType_NoError);
+  CHECK(wnnConstantWriter_write(writer, bytes, 4, ctx.error) == WNNErrorType_InvalidStateError);
+  wnnConstantWriter_release(writer);
+  wnnConstantWriter_release(nullptr);
+  CHECK(wnnGraph_unboundConstantCount(g) == 0);
+
+  WNNTensorDescriptor id{WNNOperandDataType_Float32, 2, xs, 0, 1}, od{WNNOperandDataType_Float32, 2, xs, 1, 0};
+  WNNTensor ti = wnnContext_createTensor(ctx.handle, &id, ctx.error);
+  WNNTensor to = wnnContext_createTensor(ctx.handle, &od, ctx.error);
+  const float xv[6] = {1, 2, 3, -4, 5, -6};
+  float yv[6];
+  REQUIRE(wnnContext_writeTensor(ctx.handle, ti, xv, sizeof xv, ctx.error) == WNNErrorType_NoError);
+  WNNNamedTensor ins[] = {{"x", ti}}, os[] = {{"y", to}};
+  REQUIRE(wnnContext_dispatch(ctx.handle, g, ins, 1, os, 1, ctx.error) == WNNErrorType_NoError);
+  REQUIRE(wnnContext_readTensor(ctx.handle, to, yv, sizeof yv, ctx.error) == WNNErrorType_NoError);
+  for (size_t i = 0; i < 6; ++i) CHECK(yv[i] == xv[i] * weights[i % 3]);  // exact products
+  wnnTensor_release(ti);
+  wnnTensor_release(to);
+  wnnGraph_release(g);
+}
+
 TEST_CASE("C API: contexts, devices, limits and memory", "[capi]") {
   WNNError error = wnnError_create();
   CHECK(std::string(wnnML_version()) == ML::version());

@@ -51,6 +51,7 @@ typedef struct WNNGraphBuilderImpl* WNNGraphBuilder;
 typedef struct WNNOperandImpl* WNNOperand;
 typedef struct WNNGraphImpl* WNNGraph;
 typedef struct WNNTensorImpl* WNNTensor;
+typedef struct WNNConstantWriterImpl* WNNConstantWriter;
 
 /* ---- Enums (0 = Undefined: the IDL default where there is one) ----------- */
 typedef enum WNNErrorType {
@@ -278,6 +279,9 @@ typedef struct WNNContextOptions {
   WNNOptionalBool graphPasses; /* default true */
   WNNBool nhwcLayout;
   uint64_t memoryLimit; /* bytes; 0 = unlimited */
+  /* Raw bytes streamed constants may hold at once before they are packed
+   * (MLContextOptions::constantStagingLimit); 0 = the default, 64 MiB. */
+  uint64_t constantStagingLimit;
 } WNNContextOptions;
 
 typedef struct WNNDeviceInfo {
@@ -386,6 +390,23 @@ WNN_EXPORT size_t wnnGraph_unboundConstantCount(WNNGraph graph);
 WNN_EXPORT const char* wnnGraph_getUnboundConstant(WNNGraph graph, size_t index);
 WNN_EXPORT WNNErrorType wnnGraph_setConstantData(WNNGraph graph, const char* label, const void* data,
                                                  size_t byteLength, WNNError error);
+/* webnn#901: streams one weightless constant's bytes in chunks (MLConstantWriter
+ * in webnn/webnn.h). NULL and `error` set for an unknown label (DataError) or
+ * a constant that has data or an open writer (InvalidStateError). */
+WNN_EXPORT WNNConstantWriter wnnGraph_writeConstant(WNNGraph graph, const char* label, WNNError error);
+/* Appends a chunk; waits while other writers hold the context's staging budget. */
+WNN_EXPORT WNNErrorType wnnConstantWriter_write(WNNConstantWriter writer, const void* data, size_t byteLength,
+                                                WNNError error);
+/* Whether write() would go ahead without waiting (false for NULL). */
+WNN_EXPORT WNNBool wnnConstantWriter_ready(WNNConstantWriter writer);
+/* Every byte written: the constant gets its data (packed or uploaded). */
+WNN_EXPORT WNNErrorType wnnConstantWriter_close(WNNConstantWriter writer, WNNError error);
+/* Drops what was written; the constant stays without data. No-op once closed. */
+WNN_EXPORT void wnnConstantWriter_abort(WNNConstantWriter writer);
+WNN_EXPORT uint64_t wnnConstantWriter_byteLength(WNNConstantWriter writer);
+WNN_EXPORT uint64_t wnnConstantWriter_bytesWritten(WNNConstantWriter writer);
+/* Releases the handle; an open writer is aborted. NULL is a no-op. */
+WNN_EXPORT void wnnConstantWriter_release(WNNConstantWriter writer);
 WNN_EXPORT const char* wnnGraph_deviceName(WNNGraph graph);
 /* The graph's name in its graph file ("" for a built graph). */
 WNN_EXPORT const char* wnnGraph_name(WNNGraph graph);

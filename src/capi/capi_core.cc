@@ -270,6 +270,7 @@ WNNContext wnnML_createContext(const WNNContextOptions* options, WNNError error)
       o.graphPasses = options->graphPasses != WNNOptionalBool_False;
       o.nhwcLayout = options->nhwcLayout != 0;
       if (options->memoryLimit != 0) o.memoryLimit = options->memoryLimit;
+      if (options->constantStagingLimit != 0) o.constantStagingLimit = options->constantStagingLimit;
     }
     auto c = std::make_unique<WNNContextImpl>();
     c->context = ML::createContext(o);
@@ -571,6 +572,50 @@ WNNErrorType wnnGraph_setConstantData(WNNGraph graph, const char* label, const v
     g.setConstantData(label, ToBuffer(data, byteLength, f));
   });
 }
+
+WNNConstantWriter wnnGraph_writeConstant(WNNGraph graph, const char* label, WNNError error) {
+  return Guard<WNNConstantWriter>(error, nullptr, [&] {
+    const char* f = "writeConstant";
+    MLGraph& g = GraphOf(graph, f);
+    RequireNonNull(label, f, "label");
+    auto w = std::make_unique<WNNConstantWriterImpl>();
+    w->writer = g.writeConstant(label);
+    return w.release();
+  });
+}
+
+WNNErrorType wnnConstantWriter_write(WNNConstantWriter writer, const void* data, size_t byteLength, WNNError error) {
+  return GuardStatus(error, [&] {
+    const char* f = "MLConstantWriter.write";
+    RequireNonNull(writer, f, "writer");
+    writer->writer.write(ToBuffer(data, byteLength, f));
+  });
+}
+
+WNNBool wnnConstantWriter_ready(WNNConstantWriter writer) {
+  return Guard<WNNBool>(nullptr, 0, [&] { return writer && writer->writer.ready() ? 1 : 0; });
+}
+
+WNNErrorType wnnConstantWriter_close(WNNConstantWriter writer, WNNError error) {
+  return GuardStatus(error, [&] {
+    RequireNonNull(writer, "MLConstantWriter.close", "writer");
+    writer->writer.close();
+  });
+}
+
+void wnnConstantWriter_abort(WNNConstantWriter writer) {
+  if (writer) writer->writer.abort();  // noexcept in effect: abort() does not throw
+}
+
+uint64_t wnnConstantWriter_byteLength(WNNConstantWriter writer) {
+  return Guard<uint64_t>(nullptr, 0, [&] { return writer ? writer->writer.byteLength() : 0; });
+}
+
+uint64_t wnnConstantWriter_bytesWritten(WNNConstantWriter writer) {
+  return Guard<uint64_t>(nullptr, 0, [&] { return writer ? writer->writer.bytesWritten() : 0; });
+}
+
+void wnnConstantWriter_release(WNNConstantWriter writer) { delete writer; }
 
 const char* wnnGraph_deviceName(WNNGraph graph) { return graph ? graph->deviceName.c_str() : ""; }
 const char* wnnGraph_name(WNNGraph graph) { return graph ? graph->name.c_str() : ""; }

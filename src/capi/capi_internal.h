@@ -56,6 +56,10 @@ struct WNNHeldDescriptor {
   std::vector<const char*> dimensionNames;  // empty when every dimension is static
 };
 
+struct WNNConstantWriterImpl {
+  webnn::MLConstantWriter writer;
+};
+
 struct WNNGraphImpl {
   webnn::MLGraph graph;
   std::string name;
