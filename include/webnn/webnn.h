@@ -286,7 +286,8 @@ class WEBNN_EXPORT MLContext {
   MLDeviceType deviceType() const;
   std::string deviceName() const;
   // Bytes the context holds now and at most, per device and category
-  // (MLContextOptions::memoryLimit caps their total).
+  // (MLContextOptions::memoryLimit caps their total), once the work queued
+  // on the context so far is done (it calls finish()).
   MLMemoryUsage memoryUsage() const;
   // Starts the peaks of memoryUsage() again from the current bytes.
   void resetPeakMemory();
