@@ -13,19 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capi_expect.h"
 #include "webnn/webnn_c.h"
 
 enum { N = 1, C = 2, H = 6, W = 6, K = 4, P = 3, CLASSES = 3, FEATURES = K * P * P };
 
-static int failures = 0;
-
-#define EXPECT(cond)                                                      \
-  do {                                                                    \
-    if (!(cond)) {                                                        \
-      fprintf(stderr, "%s:%d: failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                         \
-    }                                                                     \
-  } while (0)
 
 /* Deterministic values in [-1, 1). */
 static uint32_t lcg_state = 12345u;

@@ -8,17 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capi_expect.h"
 #include "webnn/webnn_c.h"
 
-static int failures = 0;
-
-#define EXPECT(cond)                                                      \
-  do {                                                                    \
-    if (!(cond)) {                                                        \
-      fprintf(stderr, "%s:%d: failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                         \
-    }                                                                     \
-  } while (0)
 
 /* The error is `type` and its message starts with `prefix` and contains `part`. */
 static void ExpectError(WNNError error, WNNErrorType type, const char* prefix, const char* part, int line) {
