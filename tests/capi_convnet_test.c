@@ -13,8 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capi_expect.h"
-#include "webnn/webnn_c.h"
+#include "capi_test_util.h"
 
 enum { N = 1, C = 2, H = 6, W = 6, K = 4, P = 3, CLASSES = 3, FEATURES = K * P * P };
 
@@ -76,18 +75,6 @@ static void Reference(const float* x, const float* filter, const float* bias, co
     logits[o] = sum;
     logits_scale[o] = scale;
   }
-}
-
-static WNNDeviceType ParseDevice(int argc, char** argv) {
-  for (int i = 1; i + 1 < argc; ++i) {
-    if (strcmp(argv[i], "--device") != 0) continue;
-    if (strcmp(argv[i + 1], "reference") == 0) return WNNDeviceType_Reference;
-    if (strcmp(argv[i + 1], "cpu") == 0) return WNNDeviceType_Cpu;
-    if (strcmp(argv[i + 1], "gpu") == 0) return WNNDeviceType_Gpu;
-    fprintf(stderr, "unknown device '%s'\n", argv[i + 1]);
-    exit(2);
-  }
-  return WNNDeviceType_Cpu;
 }
 
 int main(int argc, char** argv) {

@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capi_expect.h"
-#include "webnn/webnn_c.h"
+#include "capi_test_util.h"
 
 
 /* The error is `type` and its message starts with `prefix` and contains `part`. */
@@ -23,17 +22,6 @@ static void ExpectError(WNNError error, WNNErrorType type, const char* prefix, c
   }
 }
 #define EXPECT_ERROR(error, type, prefix, part) ExpectError(error, type, prefix, part, __LINE__)
-
-static WNNDeviceType ParseDevice(int argc, char** argv) {
-  for (int i = 1; i + 1 < argc; ++i) {
-    if (strcmp(argv[i], "--device") != 0) continue;
-    if (strcmp(argv[i + 1], "reference") == 0) return WNNDeviceType_Reference;
-    if (strcmp(argv[i + 1], "cpu") == 0) return WNNDeviceType_Cpu;
-    if (strcmp(argv[i + 1], "gpu") == 0) return WNNDeviceType_Gpu;
-    exit(2);
-  }
-  return WNNDeviceType_Cpu;
-}
 
 int main(int argc, char** argv) {
   const WNNDeviceType device = ParseDevice(argc, argv);

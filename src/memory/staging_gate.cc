@@ -1,7 +1,5 @@
 #include "memory/staging_gate.h"
 
-#include <algorithm>
-
 #include "core/strings.h"
 #include "webnn/types.h"
 
@@ -24,7 +22,6 @@ void StagingGate::Admit(uint64_t bytes, std::string_view what) {
     released_.wait(lock);
   }
   in_flight_ += bytes;
-  peak_ = std::max(peak_, in_flight_);
   held_[self] += bytes;
 }
 
@@ -36,16 +33,6 @@ void StagingGate::Release(uint64_t bytes, std::thread::id holder) noexcept {
     if (it != held_.end() && (it->second -= bytes) == 0) held_.erase(it);
   }
   released_.notify_all();
-}
-
-uint64_t StagingGate::in_flight() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return in_flight_;
-}
-
-uint64_t StagingGate::peak_in_flight() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return peak_;
 }
 
 }  // namespace webnn::memory

@@ -28,10 +28,6 @@ class StagingGate {
   // Returns bytes admitted for thread `holder`.
   void Release(uint64_t bytes, std::thread::id holder) noexcept;
 
-  uint64_t limit() const { return limit_; }
-  uint64_t in_flight() const;
-  uint64_t peak_in_flight() const;
-
  private:
   bool FitsLocked(uint64_t bytes) const { return in_flight_ == 0 || in_flight_ + bytes <= limit_; }
 
@@ -39,7 +35,6 @@ class StagingGate {
   mutable std::mutex mutex_;
   std::condition_variable released_;
   uint64_t in_flight_ = 0;
-  uint64_t peak_ = 0;
   std::map<std::thread::id, uint64_t> held_;  // bytes in flight per admitting thread
 };
 

@@ -42,6 +42,8 @@ Executable::Executable(std::shared_ptr<ops::Device> device, ops::Program program
                                {ledger_, memory::Category::kIntermediates});
 
   released_.assign(n, false);
+  for (size_t v = 0; v < n; ++v)
+    if (program_.values[v].kind == ops::ProgramValue::Kind::kConstant && !constants_[v]) ++unbound_constants_;
   device_program_ = device_->Compile(program_, constants_, ledger_);
   ReleaseUnreadConstants();
 }
@@ -68,19 +70,14 @@ void Executable::BindConstant(int32_t value, std::shared_ptr<ops::DeviceBuffer> 
     constants_[value].reset();
     throw;
   }
+  --unbound_constants_;
   ReleaseUnreadConstants();
-}
-
-bool Executable::complete() const {
-  for (size_t v = 0; v < program_.values.size(); ++v)
-    if (program_.values[v].kind == ops::ProgramValue::Kind::kConstant && !constants_[v]) return false;
-  return true;
 }
 
 void Executable::Run(const std::vector<ops::DeviceBuffer*>& external,
                      const std::vector<std::vector<uint32_t>>& shapes, core::ParallelFor& parallel) {
   std::lock_guard<std::mutex> lock(run_mutex_);
-  if (!complete()) throw InvalidStateError("the graph has constants without data");
+  if (unbound_constants_ != 0) throw InvalidStateError("the graph has constants without data");
   std::vector<ops::ValueBinding> bindings(program_.values.size());
   for (size_t v = 0; v < program_.values.size(); ++v) {
     ops::ValueBinding& b = bindings[v];

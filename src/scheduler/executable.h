@@ -42,8 +42,6 @@ class Executable {
   // streamed weight's raw bytes leave before the next one arrives). On an
   // error (over the memory limit, ...) the constant stays without data.
   void BindConstant(int32_t value, std::shared_ptr<ops::DeviceBuffer> buffer);
-  // Whether every constant has its data (Run refuses to run otherwise).
-  bool complete() const;
   // Whether constant value `value`'s buffer was dropped after compilation.
   bool constant_released(size_t value) const { return released_.at(value); }
 
@@ -53,6 +51,7 @@ class Executable {
   std::vector<std::shared_ptr<ops::DeviceBuffer>> constants_;
   std::shared_ptr<memory::Ledger> ledger_;
   std::vector<bool> released_;  // per value
+  size_t unbound_constants_ = 0;  // constants without a buffer yet: Run refuses to run
   std::shared_ptr<ops::DeviceBuffer> arena_;
   uint64_t intermediate_bytes_ = 0;
   size_t intermediate_count_ = 0;
