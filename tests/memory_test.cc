@@ -16,6 +16,7 @@
 #include "io/webnn_graph.h"
 #include "memory/arena.h"
 #include "memory/ledger.h"
+#include "memory/workspace.h"
 #include "scheduler/thread_pool.h"
 #include "test_util.h"
 
@@ -124,12 +125,14 @@ std::vector<std::byte> Floats(size_t n, float v = 0.5f) { return Bytes(std::vect
 
 MLBufferSource Source(const std::vector<std::byte>& bytes) { return MLBufferSource(std::span<const std::byte>(bytes)); }
 
-// Every category and device, but kernel workspace (per-thread scratch lives
-// as long as the thread that grew it).
+// Every category and device, but the gpu's workspace (its staging buffers
+// live as long as the device). Host kernel workspace goes with the graph.
 void CheckBackToBaseline(const MLMemoryUsage& now, const MLMemoryUsage& baseline) {
   for (size_t d = 0; d < kMLMemoryDeviceCount; ++d)
     for (size_t c = 0; c < kMLMemoryCategoryCount; ++c) {
-      if (static_cast<MLMemoryCategory>(c) == MLMemoryCategory::kWorkspace) continue;
+      if (static_cast<MLMemoryCategory>(c) == MLMemoryCategory::kWorkspace &&
+          static_cast<MLMemoryDevice>(d) == MLMemoryDevice::kGpu)
+        continue;
       INFO(ToString(static_cast<MLMemoryDevice>(d)) << " " << ToString(static_cast<MLMemoryCategory>(c)));
       CHECK(now.counters[d][c].current == baseline.counters[d][c].current);
     }
@@ -272,8 +275,7 @@ GruGraph BuildGru(MLContext& ctx) {
   return g;
 }
 
-// Runs `f` on a thread of its own: the calling thread's kernel scratch
-// (thread_local) starts empty and is charged again, as in a fresh process.
+// Runs `f` on a thread of its own, as a fresh program's dispatching thread.
 template <typename F>
 void OnFreshThread(F&& f) {
   std::exception_ptr error;
@@ -715,10 +717,9 @@ TEST_CASE("memoryLimit: PP-OCR det runs at the limit it reports needing and fail
         for (const auto& [name, t] : outs) ctx.readTensor(t);
         peak = ctx.memoryUsage().total.peak;
       } catch (const QuotaExceededError&) {
-        // Nothing leaks: once the handles are gone the context holds nothing
-        // but kernel scratch, and a small graph runs.
-        const MLMemoryUsage u = ctx.memoryUsage();
-        CHECK(u.total.current == u.at(MLMemoryDevice::kHost, MLMemoryCategory::kWorkspace).current);
+        // Nothing leaks: once the handles are gone (the graph's kernel
+        // workspace with it) the context holds nothing, and a small graph runs.
+        CHECK(ctx.memoryUsage().total.current == 0);
         CheckContextStillWorks(ctx);
         throw;
       }
@@ -756,14 +757,50 @@ TEST_CASE("thread pool: an exception in a worker's chunk reaches Run's caller; t
   std::atomic<size_t> sum{0};
   pool.Run(64, 1, [&](size_t begin, size_t end) { sum += end - begin; });
   CHECK(sum == 64);
-  // The caller's workspace ledger is the workers' while they run its job.
+  // The caller's workspace is the workers' while they run its chunks, each
+  // chunk on a slot no other running chunk holds.
   auto ledger = std::make_shared<memory::Ledger>("test limit", 0, nullptr);
-  memory::WorkspaceScope scope(ledger.get());
-  std::atomic<size_t> elsewhere{0};
+  memory::WorkspaceSize size;
+  size.AddShared<float>(16);
+  size.AddPerWorker<float>(64);
+  memory::Workspace workspace(size, pool.NumThreads(), {ledger, memory::Category::kWorkspace});
+  CHECK(ledger->Snapshot().at(memory::Place::kHost, memory::Category::kWorkspace).current ==
+        size.shared + size.per_worker * pool.NumThreads());
+  memory::WorkspaceScope scope(&workspace);
+  const memory::Scratch<float> mine(16, "test: the dispatching thread's");
+  std::atomic<size_t> elsewhere{0}, overlapping{0};
   for (int round = 0; round < 20; ++round)
-    pool.Run(64, 1, [&](size_t, size_t) {
-      if (memory::ThreadWorkspaceLedger() != ledger.get()) elsewhere += 1;
+    pool.Run(64, 1, [&](size_t begin, size_t) {
+      if (memory::CurrentWorkspace() != &workspace) elsewhere += 1;
+      const memory::Scratch<float> a(32, "test: a"), b(32, "test: b");
+      // Another chunk writing the same floats at the same time would show.
+      for (size_t i = 0; i < 32; ++i) a[i] = b[i] = static_cast<float>(begin);
+      std::this_thread::yield();
+      for (size_t i = 0; i < 32; ++i)
+        if (a[i] != static_cast<float>(begin) || b[i] != static_cast<float>(begin) || a.data() + 32 > b.data())
+          overlapping += 1;
     });
   CHECK(elsewhere == 0);
-  CHECK(memory::ThreadWorkspaceLedger() == ledger.get());
+  CHECK(overlapping == 0);
+  CHECK(memory::CurrentWorkspace() == &workspace);
+}
+
+TEST_CASE("kernel workspace: taking more than the step declared is an OperationError naming it", "[memory]") {
+  memory::WorkspaceSize size;
+  size.AddShared<float>(16);
+  size.AddPerWorker<float>(16);
+  memory::Workspace workspace(size, 1, {});
+  memory::WorkspaceScope scope(&workspace);
+  {
+    const memory::Scratch<float> a(16, "test: a");
+    const memory::Scratch<float> b(16, "test: b");  // slot 0 holds the shared bytes and a worker's
+    try {
+      const memory::Scratch<float> c(1, "test: c");
+      FAIL("took more than declared");
+    } catch (const OperationError& e) {
+      CHECK_THAT(std::string(e.what()), Catch::Contains("test: c") && Catch::Contains("declared"));
+    }
+  }
+  // Given back in stack order: all of it is free again.
+  CHECK_NOTHROW(memory::Scratch<float>(32, "test: all"));
 }

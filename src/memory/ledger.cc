@@ -78,8 +78,8 @@ uint64_t Ledger::limit() const {
 }
 
 const std::shared_ptr<Ledger>& ProcessLedger() {
-  // Never destroyed: charges held by thread_local scratch are released at
-  // thread exit, possibly after static destructors have run.
+  // Never destroyed: charges may be released after static destructors have
+  // run (pool threads finishing work at exit).
   static const auto* ledger =
       new std::shared_ptr<Ledger>(std::make_shared<Ledger>("process's host memory budget", 0, nullptr, true));
   return *ledger;
@@ -115,30 +115,6 @@ void Charge::Resize(uint64_t bytes, std::string_view what) {
   if (bytes > bytes_) ledger_->Reserve(place_, category_, bytes - bytes_, what);
   else if (bytes < bytes_) ledger_->Release(place_, category_, bytes_ - bytes);
   bytes_ = bytes;
-}
-
-// ---- Workspace ------------------------------------------------------------------
-
-namespace {
-thread_local Ledger* t_workspace_ledger = nullptr;
-}  // namespace
-
-Ledger* ThreadWorkspaceLedger() { return t_workspace_ledger; }
-
-WorkspaceScope::WorkspaceScope(Ledger* ledger) : previous_(t_workspace_ledger) { t_workspace_ledger = ledger; }
-WorkspaceScope::~WorkspaceScope() { t_workspace_ledger = previous_; }
-
-void ChargeWorkspace(Charge& charge, uint64_t bytes, std::string_view what) {
-  Ledger* want = t_workspace_ledger ? t_workspace_ledger : ProcessLedger().get();
-  if (charge.ledger() == want) {
-    charge.Resize(bytes, what);
-    return;
-  }
-  // The scratch grows for other work than it was charged to: charge that
-  // work's ledger instead, releasing the old charge first so that bytes
-  // moving from one ledger to the other are never counted twice.
-  charge.Reset();
-  charge = Charge(want->shared_from_this(), Place::kHost, Category::kWorkspace, bytes, what);
 }
 
 }  // namespace webnn::memory

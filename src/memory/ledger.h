@@ -102,29 +102,4 @@ struct Account {
   Category category = Category::kTensors;
 };
 
-// ---- Kernel workspace --------------------------------------------------------
-// Kernels keep per-thread scratch across runs. It is charged, as host
-// workspace, to the ledger of the work the thread is doing when the scratch
-// grows: the executable sets it for the dispatching thread and the thread pool
-// passes it to its workers (WorkspaceScope), so a kernel needs no ledger.
-
-// The calling thread's workspace ledger; null: the process ledger.
-Ledger* ThreadWorkspaceLedger();
-
-class WorkspaceScope {
- public:
-  explicit WorkspaceScope(Ledger* ledger);
-  ~WorkspaceScope();
-  WorkspaceScope(const WorkspaceScope&) = delete;
-  WorkspaceScope& operator=(const WorkspaceScope&) = delete;
-
- private:
-  Ledger* previous_;
-};
-
-// Charges `bytes` of host workspace for `charge` to the calling thread's
-// workspace ledger (moving it there from another ledger if need be). Throws
-// QuotaExceededError before anything is allocated.
-void ChargeWorkspace(Charge& charge, uint64_t bytes, std::string_view what);
-
 }  // namespace webnn::memory

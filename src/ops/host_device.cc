@@ -112,9 +112,7 @@ class HostProgram final : public DeviceProgram {
   }
 
   void Run(std::span<const ValueBinding> values, core::ParallelFor& parallel) override {
-    // Kernel scratch that grows in this run is charged to the program's
-    // ledger (the thread pool passes it on to its workers).
-    memory::WorkspaceScope workspace(ledger_.get());
+    memory::WorkspaceScope workspace(WorkspaceFor(parallel.NumThreads()));
     std::vector<TensorView> inputs, outputs;
     for (size_t s = 0; s < program_.steps.size(); ++s) {
       if (s) parallel.Yield();  // latency work may run between ops of throughput work
@@ -171,6 +169,23 @@ class HostProgram final : public DeviceProgram {
     packed_[s].Reset();
   }
 
+  // The kernels' scratch for `workers` threads: the largest any step
+  // declared, allocated at the first run (and again if a step bound later
+  // declared more). Charged as workspace; over the limit, the run fails
+  // before any kernel starts. Always set, even empty: scratch a kernel did
+  // not declare is an error, not memory of its own.
+  memory::Workspace* WorkspaceFor(size_t workers) {
+    memory::WorkspaceSize need;
+    for (const HostDevice::CompiledStep& step : steps_) need.Max(step.workspace);
+    if (!workspace_ || workspace_->workers() != workers || workspace_->size().shared < need.shared ||
+        workspace_->size().per_worker < need.per_worker) {
+      workspace_.reset();  // the old one's charge goes first
+      workspace_ = std::make_unique<memory::Workspace>(need, workers,
+                                                       memory::Account{ledger_, memory::Category::kWorkspace});
+    }
+    return workspace_.get();
+  }
+
   const HostDevice& device_;  // outlives the program (scheduler::Executable holds both)
   Program program_;
   std::vector<HostDevice::CompiledStep> steps_;  // run == nullptr: not prepared yet
@@ -178,6 +193,7 @@ class HostProgram final : public DeviceProgram {
   std::shared_ptr<memory::Ledger> ledger_;
   std::map<int32_t, uint32_t> pending_readers_;  // constant value -> steps not prepared yet
   std::map<int32_t, uint32_t> reads_constant_;   // constant value -> prepared steps that read its bytes
+  std::unique_ptr<memory::Workspace> workspace_;
 };
 
 }  // namespace

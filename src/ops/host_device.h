@@ -7,6 +7,7 @@
 
 #include "memory/constant_bytes.h"
 #include "memory/host_memory.h"
+#include "memory/workspace.h"
 #include "ops/device.h"
 #include "ops/kernel.h"
 
@@ -59,6 +60,8 @@ class HostDevice : public Device {
     // and the kernel never reads at run: once every reader of a constant has
     // packed it, its bytes are released.
     uint32_t packed_inputs = 0;
+    // The kernel's scratch (memory::Scratch) at the step's maximum shapes.
+    memory::WorkspaceSize workspace;
   };
 
   // Chooses and prepares the kernel of one step at compile time. `constants`

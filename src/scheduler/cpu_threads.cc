@@ -5,7 +5,7 @@
 #include <map>
 #include <thread>
 
-#include "memory/ledger.h"
+#include "memory/workspace.h"
 #include "scheduler/thread_pool.h"
 
 namespace webnn::scheduler {
@@ -44,7 +44,7 @@ struct Loop {
   size_t n, chunk, chunks;
   Priority priority;
   size_t max_helpers;  // threads beside the owner
-  memory::Ledger* workspace;
+  memory::Workspace* workspace;  // the owner's (kernel scratch): each thread takes a slot
   std::atomic<size_t> next{0};
   std::atomic<size_t> remaining{0};
   std::atomic<size_t> helpers{0};
@@ -108,7 +108,12 @@ class CpuPool {
     if (n == 0) return;
     grain = std::max<size_t>(grain, 1);
     const size_t threads = std::min(max_threads, threads_);
-    if (t_in_chunk || threads <= 1 || n < 2 * grain) {
+    if (t_in_chunk) {
+      body(0, n);  // inline, on the chunk's worker slot
+      return;
+    }
+    if (threads <= 1 || n < 2 * grain) {
+      memory::WorkerSlotScope slot(memory::CurrentWorkspace());
       body(0, n);
       return;
     }
@@ -124,7 +129,7 @@ class CpuPool {
     loop->chunks = (n + loop->chunk - 1) / loop->chunk;
     loop->priority = priority;
     loop->max_helpers = threads - 1;
-    loop->workspace = memory::ThreadWorkspaceLedger();
+    loop->workspace = memory::CurrentWorkspace();
     loop->remaining.store(loop->chunks);
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -267,10 +272,11 @@ class CpuPool {
   void RunChunk(Loop& loop, size_t c) {
     const size_t begin = c * loop.chunk;
     if (!loop.failed.load(std::memory_order_relaxed)) {
-      memory::WorkspaceScope workspace(loop.workspace);
       const bool was_in_chunk = t_in_chunk;
       t_in_chunk = true;
       try {
+        // The slot is given back before the chunk counts as done (below).
+        memory::WorkerSlotScope slot(loop.workspace);
         (*loop.body)(begin, std::min(loop.n, begin + loop.chunk));
       } catch (...) {
         if (!loop.failed.exchange(true)) loop.error = std::current_exception();

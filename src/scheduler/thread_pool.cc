@@ -50,13 +50,13 @@ void ThreadPool::StopWorkers() {
 
 void ThreadPool::Work(Job& job) {
   t_in_pool = true;
-  memory::WorkspaceScope workspace(job.workspace);
   for (;;) {
     const size_t c = job.next.fetch_add(1, std::memory_order_relaxed);
     if (c >= job.chunks) break;
     const size_t begin = c * job.chunk;
     if (!job.failed.load(std::memory_order_relaxed)) {
       try {
+        memory::WorkerSlotScope slot(job.workspace);  // given back before the chunk counts as done
         (*job.body)(begin, std::min(job.n, begin + job.chunk));
       } catch (...) {
         if (!job.failed.exchange(true)) job.error = std::current_exception();
@@ -97,7 +97,12 @@ void ThreadPool::Run(size_t n, size_t grain, const std::function<void(size_t, si
   if (n == 0) return;
   grain = std::max<size_t>(grain, 1);
   const size_t threads = NumThreads();
-  if (t_in_pool || threads == 1 || n < 2 * grain) {
+  if (t_in_pool) {
+    body(0, n);
+    return;
+  }
+  if (threads == 1 || n < 2 * grain) {
+    memory::WorkerSlotScope slot(memory::CurrentWorkspace());
     body(0, n);
     return;
   }
@@ -110,7 +115,7 @@ void ThreadPool::Run(size_t n, size_t grain, const std::function<void(size_t, si
   job->chunk = (n + chunks - 1) / chunks;
   job->chunks = (n + job->chunk - 1) / job->chunk;
   job->remaining.store(job->chunks);
-  job->workspace = memory::ThreadWorkspaceLedger();
+  job->workspace = memory::CurrentWorkspace();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     job_ = job;

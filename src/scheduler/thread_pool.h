@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "core/parallel.h"
-#include "memory/ledger.h"
+#include "memory/workspace.h"
 
 namespace webnn::scheduler {
 
@@ -57,8 +57,8 @@ class ThreadPool final : public core::ParallelFor {
     size_t n, chunk, chunks;
     std::atomic<size_t> next{0};
     std::atomic<size_t> remaining;
-    // The caller's workspace ledger: the workers charge kernel scratch to it.
-    memory::Ledger* workspace = nullptr;
+    // The caller's kernel workspace: each chunk takes a worker slot of it.
+    memory::Workspace* workspace = nullptr;
     // The first exception a chunk threw (a workspace over the memoryLimit):
     // the remaining chunks are skipped and Run rethrows it on the caller.
     std::atomic<bool> failed{false};

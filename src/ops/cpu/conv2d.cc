@@ -64,7 +64,7 @@ HWY_AFTER_NAMESPACE();
 #include <optional>
 #include <vector>
 
-#include "memory/scratch.h"
+#include "memory/workspace.h"
 #include "ops/conv2d.h"
 #include "ops/cpu/activation.h"
 #include "ops/cpu/float16.h"
@@ -199,12 +199,15 @@ struct PhaseLayout {
   size_t slack() const { return sw == 1 ? wp - wq : 0; }
 };
 
-// Zeroes the slack after `planes` floats of phase planes in `buf` (grown to fit).
-float* GrowPlanes(memory::ScratchVector<float>& buf, size_t planes, const PhaseLayout& l) {
-  if (buf.size() < planes + l.slack()) buf.resize(planes + l.slack());
-  std::fill(buf.begin() + planes, buf.begin() + planes + l.slack(), 0.0f);
-  return buf.data();
-}
+// Scratch for `planes` floats of phase planes and the slack after them
+// (zeroed).
+struct PhasePlanes {
+  memory::Scratch<float> buf;
+  PhasePlanes(size_t planes, const PhaseLayout& l) : buf(planes + l.slack(), "conv2d: padded input planes") {
+    std::fill(buf.begin() + planes, buf.end(), 0.0f);
+  }
+  float* data() const { return buf.data(); }
+};
 
 PhaseLayout MakePhaseLayout(const Conv2dGeometry& g) {
   PhaseLayout l{};
@@ -386,13 +389,23 @@ std::vector<float> PackBias(const PackedFilter& p, const TensorView& bias) {
   return out;
 }
 
+memory::WorkspaceSize Conv2dWorkspace(const Conv2dAttrs& attrs, const Conv2dGeometry& g, const PackedFilter* pf,
+                                      bool f16, uint64_t input_elements, uint64_t output_elements);
+
 std::shared_ptr<const void> PrepareConv2d(const PrepareContext& ctx) {
   const auto& attrs = AttrsAs<Conv2dAttrs>(ctx.attrs);
   const TensorView& input = ctx.inputs[0];
   const TensorView& filter = ctx.inputs[1];
-  if (!filter.present()) return nullptr;  // not a constant: packed per dispatch
+  const Conv2dGeometry g = ComputeConv2dGeometry(attrs, input.shape, filter.shape);
+  const bool f16 = input.type == DataType::kFloat16;
+  const uint64_t out_elements = ctx.outputs[0].elements();
+  if (!filter.present()) {  // not a constant: packed per dispatch
+    ctx.workspace = Conv2dWorkspace(attrs, g, nullptr, f16, input.elements(), out_elements);
+    return nullptr;
+  }
   auto prepared = std::make_shared<Conv2dPrepared>();
-  prepared->filter = PackFilter(attrs, filter, ComputeConv2dGeometry(attrs, input.shape, filter.shape));
+  prepared->filter = PackFilter(attrs, filter, g);
+  ctx.workspace = Conv2dWorkspace(attrs, g, &*prepared->filter, f16, input.elements(), out_elements);
   if (const TensorView* bias = OptionalInput(ctx.inputs, 2))
     prepared->bias = PackBias(*prepared->filter, *bias);
   ctx.prepared_bytes += prepared->filter->weights.capacity() * sizeof(float) +
@@ -452,9 +465,11 @@ void ApplyEpilogueAfter(const conv::Epilogue& ep, float* out, size_t n) {
 // Phase rows [i0, i0 + l.hq) (a band when i0 > 0 or l.hq is short of the
 // plane's), as an l.hq-row plane per phase. `borders_ready`: `out` already
 // holds this layout's zeros (the last call built the same layout), so only
-// the input's own values are written (strides 1 and 2).
-void BuildPhasePlanes(const float* in, size_t h, size_t w, const PhaseLayout& l, float* out,
-                      memory::ScratchVector<float>& row, size_t i0 = 0, bool borders_ready = false) {
+// the input's own values are written (strides 1 and 2). `row`: RowFloats(l)
+// floats of scratch.
+size_t RowFloats(const PhaseLayout& l) { return l.sw > 2 ? l.wq * l.sw : 0; }
+void BuildPhasePlanes(const float* in, size_t h, size_t w, const PhaseLayout& l, float* out, float* row,
+                      size_t i0 = 0, bool borders_ready = false) {
   for (size_t rr = 0; rr < l.hq * l.sh; ++rr) {
     const size_t py = rr % l.sh, i = rr / l.sh;
     const size_t r = (i0 + i) * l.sh + py;  // padded row
@@ -499,8 +514,8 @@ void BuildPhasePlanes(const float* in, size_t h, size_t w, const PhaseLayout& l,
       continue;
     }
     // Padded row in `row` (wq * sw wide), then one strided pick per phase column.
-    row.assign(l.wq * l.sw, 0.0f);
-    if (inside) std::memcpy(row.data() + l.pl, in + (r - l.pt) * w, w * sizeof(float));
+    std::fill(row, row + l.wq * l.sw, 0.0f);
+    if (inside) std::memcpy(row + l.pl, in + (r - l.pt) * w, w * sizeof(float));
     for (size_t px = 0; px < l.sw; ++px) {
       float* dst = out + ((py * l.sw + px) * l.hq + i) * l.wq;
       for (size_t j = 0; j < l.wq; ++j) dst[j] = row[j * l.sw + px];
@@ -514,30 +529,17 @@ int64_t TapOffset(const Conv2dGeometry& g, const PhaseLayout& l, size_t ky, size
   return static_cast<int64_t>(((y % l.sh) * l.sw + x % l.sw) * l.plane() + (y / l.sh) * l.wq + x / l.sw);
 }
 
-thread_local memory::ScratchVector<float> t_scratch;
-// Depthwise nchw's plane copy and the layout it last held: the zero borders
-// of consecutive channels are the same, so they are written once.
-thread_local memory::ScratchVector<float> t_dw_planes;
-thread_local std::array<size_t, 8> t_dw_layout{};
-thread_local memory::ScratchVector<float> t_row;
-thread_local memory::ScratchVector<const float*> t_pointers;
-thread_local memory::ScratchVector<float> t_zeros;
-
-// Per-dispatch buffers of the calling thread (converted, transposed or padded
-// tensors), kept between dispatches: a fresh multi-MB allocation per dispatch
-// costs page faults and zeroing comparable to the transposes themselves.
-thread_local memory::ScratchVector<float> t_input_f32, t_output_f32, t_padded, t_input_nhwc, t_output_nhwc;
-
-float* Grow(memory::ScratchVector<float>& v, size_t n) {
-  if (v.size() < n) v.resize(n);
-  return v.data();
-}
-
-const float* Zeros(size_t n) {
-  if (t_zeros.size() < n) t_zeros.assign(n, 0.0f);
-  return t_zeros.data();
-}
-
+// DirectNchw's mask scratch (conv::DirectParams::mask_bits and skip) for a
+// parallel-for body.
+struct DirectMasks {
+  memory::Scratch<uint8_t> bits, skip;
+  explicit DirectMasks(size_t taps)
+      : bits(taps * conv::kDirectMaskBytesPerTap, "conv2d: tile masks"), skip(taps, "conv2d: padding taps") {}
+  void Set(conv::DirectParams& p) const {
+    p.mask_bits = bits.data();
+    p.skip = skip.data();
+  }
+};
 // Row mode (tiles within output rows) or q-space mode (tiles across rows of
 // the padded width, dropped columns masked off at the store): row mode when
 // it wastes no more lanes (the last vector of each row against the wq - ow
@@ -585,16 +587,18 @@ void RunDepthwiseNchw(const KernelContext& ctx, const Conv2dGeometry& g, const P
   const size_t items = planes * pieces;
   const size_t chunks = ChunkCount(flops, items, threads);
   ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
+    // The plane copy: every plane has the same zero borders, written once.
+    const PhasePlanes planes_copy(copy ? l.channel() : 0, l);
+    const memory::Scratch<float> row(copy ? RowFloats(l) : 0, "conv2d: a padded row");
+    bool borders_ready = false;
     for (size_t item = cb * items / chunks; item < ce * items / chunks; ++item) {
       const size_t plane = item / pieces, piece = item % pieces;
       const size_t c = plane % g.in_channels;
       const float* src = x + plane * size_t{g.in_h} * g.in_w;
       if (copy) {
-        const std::array<size_t, 8> layout{l.hq, l.wq, l.sh, l.sw, l.pt, l.pl, g.in_h, g.in_w};
-        const bool ready = t_dw_layout == layout && t_dw_planes.size() >= l.channel() + l.slack();
-        BuildPhasePlanes(src, g.in_h, g.in_w, l, GrowPlanes(t_dw_planes, l.channel(), l), t_row, 0, ready);
-        t_dw_layout = layout;
-        src = t_dw_planes.data();
+        BuildPhasePlanes(src, g.in_h, g.in_w, l, planes_copy.data(), row.data(), 0, borders_ready);
+        borders_ready = true;
+        src = planes_copy.data();
       }
       conv::DepthwiseRowsParams p;
       p.src = src;
@@ -620,6 +624,15 @@ void RunDepthwiseNchw(const KernelContext& ctx, const Conv2dGeometry& g, const P
 }
 
 // ---- general, nchw ----
+// Output rows per band (wide rows: RunDirectNchw), and the phase planes of
+// the input rows a band reads.
+constexpr size_t kBand = 8;
+PhaseLayout BandLayout(const Conv2dGeometry& g, const PhaseLayout& l) {
+  PhaseLayout lb = l;
+  lb.hq = kBand + (size_t{g.kernel_h} - 1) * g.dilation_h / l.sh + 1;
+  return lb;
+}
+
 void RunDirectNchw(const KernelContext& ctx, const Conv2dGeometry& g, const PackedFilter& pf, const float* bias,
                    const conv::Epilogue& ep, const float* x, float* y) {
   const Tiling& t = GetTiling();
@@ -670,10 +683,8 @@ void RunDirectNchw(const KernelContext& ctx, const Conv2dGeometry& g, const Pack
     // Wide rows (few channels, as a network's stem): bands of output rows,
     // each copying just the input rows it reads into per-thread phase planes
     // (in L2), instead of a whole padded copy going out to memory and back.
-    constexpr size_t kBand = 8;
     const size_t bands = CeilDiv(g.out_h, kBand);
-    PhaseLayout lb = l;
-    lb.hq = kBand + (size_t{g.kernel_h} - 1) * g.dilation_h / l.sh + 1;
+    const PhaseLayout lb = BandLayout(g, l);
     const size_t chan_b = lb.channel();
     std::vector<int64_t> tap_off_b(taps);
     for (size_t ky = 0; ky < g.kernel_h; ++ky)
@@ -684,16 +695,19 @@ void RunDirectNchw(const KernelContext& ctx, const Conv2dGeometry& g, const Pack
     const double flops = 2.0 * g.batch * g.out_channels * out_plane * kdepth;
     const size_t chunks = ChunkCount(flops, items, threads);
     ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
-      GrowPlanes(t_scratch, cin_g * chan_b, lb);
+      const PhasePlanes band_planes(cin_g * chan_b, lb);
+      const memory::Scratch<float> row(RowFloats(lb), "conv2d: a padded row");
+      const DirectMasks masks(taps);
       for (size_t item = cb * items / chunks; item < ce * items / chunks; ++item) {
         const size_t n = item / (groups * bands), grp = item / bands % groups, band = item % bands;
         const size_t oy0 = band * kBand, rows = std::min<size_t>(kBand, g.out_h - oy0);
         const float* in = x + n * in_image + grp * cin_g * size_t{g.in_h} * g.in_w;
         for (size_t ci = 0; ci < cin_g; ++ci)
-          BuildPhasePlanes(in + ci * size_t{g.in_h} * g.in_w, g.in_h, g.in_w, lb, t_scratch.data() + ci * chan_b,
-                           t_row, oy0);
+          BuildPhasePlanes(in + ci * size_t{g.in_h} * g.in_w, g.in_h, g.in_w, lb, band_planes.data() + ci * chan_b,
+                           row.data(), oy0);
         conv::DirectParams p = base;
-        p.src = t_scratch.data();
+        masks.Set(p);
+        p.src = band_planes.data();
         p.weights = pf.weights.data() + grp * pf.group_stride;
         p.bias = bias ? bias + grp * pf.bias_stride : nullptr;
         p.q_begin = 0;
@@ -708,16 +722,17 @@ void RunDirectNchw(const KernelContext& ctx, const Conv2dGeometry& g, const Pack
   // a range of the group's blocks of mr output channels.
   const size_t units = row_mode ? g.out_h : CeilDiv(q_total, tw);
   const size_t blocks = CeilDiv(cout_g, pf.block);
-  float* padded_planes = in_place ? nullptr : GrowPlanes(t_padded, size_t{g.in_channels} * chan, l);
+  const PhasePlanes padded_planes(in_place ? 0 : size_t{g.in_channels} * chan, l);
   for (size_t n = 0; n < g.batch; ++n) {
     const float* src = x + n * in_image;
     if (!in_place) {
       const size_t cc = ChunkCount(double(g.in_channels) * chan * 4, g.in_channels, threads);
       ctx.parallel.Run(cc, 1, [&](size_t cb, size_t ce) {
+        const memory::Scratch<float> row(RowFloats(l), "conv2d: a padded row");
         for (size_t c = cb * g.in_channels / cc; c < ce * g.in_channels / cc; ++c)
-          BuildPhasePlanes(src + c * g.in_h * g.in_w, g.in_h, g.in_w, l, padded_planes + c * chan, t_row);
+          BuildPhasePlanes(src + c * g.in_h * g.in_w, g.in_h, g.in_w, l, padded_planes.data() + c * chan, row.data());
       });
-      src = padded_planes;
+      src = padded_planes.data();
     }
     float* out = y + n * size_t{g.out_channels} * out_plane;
     // Items (group, unit, block), block fastest: a chunk keeps a unit's input
@@ -726,11 +741,13 @@ void RunDirectNchw(const KernelContext& ctx, const Conv2dGeometry& g, const Pack
     const double flops = 2.0 * g.out_channels * out_plane * kdepth;
     const size_t chunks = ChunkCount(flops, items, threads);
     ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
+      const DirectMasks masks(taps);
       const size_t ib = cb * items / chunks, ie = ce * items / chunks;
       for (size_t item = ib; item < ie;) {
         const size_t grp = item / (units * blocks), unit = item / blocks % units, b = item % blocks;
         const size_t b_end = std::min(blocks, b + (ie - item));
         conv::DirectParams p = base;
+        masks.Set(p);
         p.src = src + grp * cin_g * chan;
         p.weights = pf.weights.data() + grp * pf.group_stride;
         p.bias = bias ? bias + grp * pf.bias_stride : nullptr;
@@ -802,6 +819,22 @@ void FillMergedPointers(const Conv2dGeometry& g, const float* x, const float* ze
 }
 
 // ---- general, nhwc ----
+// Tiles of pointers a parallel-for body of IgemmNhwc fills at a time.
+constexpr size_t kIgemmStepTiles = 64;
+
+// Few input channels: each tap is a short reduction, and per-tap pointer
+// loads dominate; merging a filter row's taps makes reductions kw times longer.
+struct IgemmTaps {
+  bool merge;
+  size_t ptaps, pcin;  // pointers per pixel, channels per pointer
+  explicit IgemmTaps(const Conv2dGeometry& g) {
+    const size_t cin_g = g.in_channels / g.groups;
+    merge = g.groups == 1 && g.dilation_w == 1 && g.kernel_w > 1 && size_t{g.kernel_w} * cin_g <= 64;
+    ptaps = merge ? g.kernel_h : size_t{g.kernel_h} * g.kernel_w;
+    pcin = merge ? size_t{g.kernel_w} * cin_g : cin_g;
+  }
+};
+
 // `y_nchw`: where set, the output is also transposed there (nchw) by the
 // thread that computed it, a step of pixels at a time while still in cache.
 void RunIgemmNhwc(const KernelContext& ctx, const Conv2dGeometry& g, const PackedFilter& pf, const float* bias,
@@ -809,11 +842,9 @@ void RunIgemmNhwc(const KernelContext& ctx, const Conv2dGeometry& g, const Packe
   const size_t groups = g.groups;
   const size_t cin_g = g.in_channels / groups, cout_g = g.out_channels / groups;
   const size_t taps = size_t{g.kernel_h} * g.kernel_w;
-  // Few input channels: each tap is a short reduction, and per-tap pointer
-  // loads dominate; merging a filter row's taps makes reductions kw times longer.
-  const bool merge = groups == 1 && g.dilation_w == 1 && g.kernel_w > 1 && size_t{g.kernel_w} * cin_g <= 64;
-  const size_t ptaps = merge ? g.kernel_h : taps;
-  const size_t pcin = merge ? size_t{g.kernel_w} * cin_g : cin_g;
+  const IgemmTaps it(g);
+  const bool merge = it.merge;
+  const size_t ptaps = it.ptaps, pcin = it.pcin;
   const size_t pixels = size_t{g.batch} * g.out_h * g.out_w;
   const size_t mr = pf.igemm_mr;
   const size_t tiles = CeilDiv(pixels, mr);
@@ -835,17 +866,18 @@ void RunIgemmNhwc(const KernelContext& ctx, const Conv2dGeometry& g, const Packe
   ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
     const size_t p0 = cb * tiles / chunks * mr, p1 = std::min(pixels, ce * tiles / chunks * mr);
     // At most 64 tiles of pointers at a time (a few KB).
-    const size_t step = 64 * mr;
-    if (t_pointers.size() < step * ptaps) t_pointers.resize(step * ptaps);
-    if (merge && t_scratch.size() < step * ptaps * pcin) t_scratch.resize(step * ptaps * pcin);
-    const float* zeros = Zeros(std::max<size_t>(g.in_channels, pcin));
+    const size_t step = kIgemmStepTiles * mr;
+    const memory::Scratch<const float*> pointers(step * ptaps, "conv2d: input pointers");
+    const memory::Scratch<float> runs(merge ? step * ptaps * pcin : 0, "conv2d: merged taps on padding");
+    const memory::Scratch<float> zero_buf(std::max<size_t>(g.in_channels, pcin), 0.0f, "conv2d: zeros");
+    const float* zeros = zero_buf.data();
     for (size_t s = p0; s < p1; s += step) {
       const size_t count = std::min(step, p1 - s);
-      if (merge) FillMergedPointers(g, x, zeros, s, count, t_pointers.data(), t_scratch.data());
-      else FillPointers(g, x, zeros, s, count, t_pointers.data());
+      if (merge) FillMergedPointers(g, x, zeros, s, count, pointers.data(), runs.data());
+      else FillPointers(g, x, zeros, s, count, pointers.data());
       for (size_t grp = 0; grp < groups; ++grp) {
         conv::IgemmParams p;
-        p.ind = t_pointers.data();
+        p.ind = pointers.data();
         p.pixels = count;
         p.taps = ptaps;
         p.cin = pcin;
@@ -888,22 +920,22 @@ void RunDepthwiseNhwc(const KernelContext& ctx, const Conv2dGeometry& g, const P
   const double flops = 2.0 * rows * g.out_w * c * taps;
   const size_t chunks = ChunkCount(flops, rows, ctx.parallel.NumThreads());
   ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
-    const size_t table = slide ? g.kernel_h : g.out_w * taps;
-    if (t_pointers.size() < table) t_pointers.resize(table);
-    const float* zeros = Zeros(pf.block + 64);
+    const memory::Scratch<const float*> pointers(slide ? g.kernel_h : g.out_w * taps, "conv2d: input pointers");
+    const memory::Scratch<float> zero_buf(pf.block + 64, 0.0f, "conv2d: zeros");
+    const float* zeros = zero_buf.data();
     for (size_t r = cb * rows / chunks; r < ce * rows / chunks; ++r) {
       conv::DepthwiseNhwcParams p;
       if (slide) {
         const size_t n = r / g.out_h, oy = r % g.out_h;
         for (size_t ky = 0; ky < g.kernel_h; ++ky) {
           const int64_t iy = int64_t(oy * g.stride_h + ky * g.dilation_h) - g.pad_top;
-          t_pointers[ky] = iy >= 0 && iy < g.in_h ? x + (n * g.in_h + iy) * g.in_w * c : nullptr;
+          pointers[ky] = iy >= 0 && iy < g.in_h ? x + (n * g.in_h + iy) * g.in_w * c : nullptr;
         }
-        p.rows = t_pointers.data();
+        p.rows = pointers.data();
         p.kh = g.kernel_h, p.kw = g.kernel_w, p.in_w = g.in_w, p.pad_left = g.pad_left;
       } else {
-        FillPointers(g, x, zeros, r * g.out_w, g.out_w, t_pointers.data());
-        p.ind = t_pointers.data();
+        FillPointers(g, x, zeros, r * g.out_w, g.out_w, pointers.data());
+        p.ind = pointers.data();
       }
       p.ow = g.out_w;
       p.taps = taps;
@@ -939,10 +971,76 @@ void RunIgemmNchw(const KernelContext& ctx, const Conv2dGeometry& g, const Packe
                   const conv::Epilogue& ep, const float* x, float* y) {
   const size_t in_plane = size_t{g.in_h} * g.in_w, out_plane = size_t{g.out_h} * g.out_w;
   const size_t in_image = in_plane * g.in_channels, out_image = out_plane * g.out_channels;
-  float* xt = Grow(t_input_nhwc, in_image * g.batch);
-  float* yt = Grow(t_output_nhwc, out_image * g.batch);
-  for (size_t n = 0; n < g.batch; ++n) Transpose(ctx, x + n * in_image, g.in_channels, in_plane, xt + n * in_image);
-  RunIgemmNhwc(ctx, g, pf, bias, ep, xt, yt, y);
+  const memory::Scratch<float> xt(in_image * g.batch, "conv2d: input as nhwc"),
+      yt(out_image * g.batch, "conv2d: output as nhwc");
+  for (size_t n = 0; n < g.batch; ++n)
+    Transpose(ctx, x + n * in_image, g.in_channels, in_plane, xt.data() + n * in_image);
+  RunIgemmNhwc(ctx, g, pf, bias, ep, xt.data(), yt.data(), y);
+}
+
+// What RunConv2d takes from the workspace (the allocations above), for `g`
+// and every smaller geometry: for each path the filter may take (the one
+// packed, or with a filter packed per dispatch, any), each of its modes.
+memory::WorkspaceSize Conv2dWorkspace(const Conv2dAttrs& attrs, const Conv2dGeometry& g, const PackedFilter* pf,
+                                      bool f16, uint64_t input_elements, uint64_t output_elements) {
+  memory::WorkspaceSize ws;
+  if (f16) ws.AddShared<float>(input_elements), ws.AddShared<float>(output_elements);
+  const Tiling& t = GetTiling();
+  const size_t taps = size_t{g.kernel_h} * g.kernel_w;
+  const PhaseLayout l = MakePhaseLayout(g);
+  const bool depthwise = g.groups == g.in_channels && g.out_channels == g.groups;
+  const bool nhwc = attrs.inputLayout == MLInputOperandLayout::kNhwc;
+  std::vector<Path> paths;
+  if (pf) paths = {pf->path};
+  else if (depthwise) paths = {nhwc ? Path::kDepthwiseNhwc : Path::kDepthwiseNchw};
+  else if (nhwc) paths = {Path::kIgemmNhwc};
+  else paths = {Path::kDirectNchw, Path::kIgemmNchw};
+  const auto igemm_per_worker = [&] {
+    const IgemmTaps it(g);
+    const size_t mr = pf ? pf->igemm_mr : std::max<size_t>(t.igemm_mr, 8);  // the largest tile's
+    memory::WorkspaceSize w;
+    w.AddPerWorker<const float*>(kIgemmStepTiles * mr * it.ptaps);
+    if (it.merge) w.AddPerWorker<float>(kIgemmStepTiles * mr * it.ptaps * it.pcin);
+    w.AddPerWorker<float>(std::max<size_t>(g.in_channels, it.pcin));
+    return w.per_worker;
+  };
+  memory::WorkspaceSize most;
+  for (const Path path : paths) {
+    memory::WorkspaceSize w;
+    switch (path) {
+      case Path::kDepthwiseNchw:
+        w.AddPerWorker<float>(l.channel() + l.slack());
+        w.AddPerWorker<float>(RowFloats(l));
+        break;
+      case Path::kDepthwiseNhwc:
+        w.AddPerWorker<const float*>(std::max<size_t>(g.kernel_h, size_t{g.out_w} * taps));
+        w.AddPerWorker<float>(RoundUp(g.out_channels, t.lanes) + 64);
+        break;
+      case Path::kDirectNchw: {
+        // Bands (wide rows), or the whole input padded: either may run at a
+        // smaller shape than this one.
+        const PhaseLayout lb = BandLayout(g, l);
+        w.AddPerWorker<float>(size_t{g.in_channels / g.groups} * lb.channel() + lb.slack());
+        w.AddPerWorker<float>(RowFloats(l));
+        w.AddPerWorker<uint8_t>(taps * conv::kDirectMaskBytesPerTap);
+        w.AddPerWorker<uint8_t>(taps);
+        w.AddShared<float>(size_t{g.in_channels} * l.channel() + l.slack());
+        break;
+      }
+      case Path::kIgemmNchw:
+        w.AddShared<float>(size_t{g.batch} * g.in_channels * g.in_h * g.in_w);
+        w.AddShared<float>(size_t{g.batch} * g.out_channels * g.out_h * g.out_w);
+        w.per_worker += igemm_per_worker();
+        break;
+      case Path::kIgemmNhwc:
+        w.per_worker += igemm_per_worker();
+        break;
+    }
+    most.Max(w);
+  }
+  ws.shared += most.shared;
+  ws.per_worker += most.per_worker;
+  return ws;
 }
 
 void RunConv2d(const KernelContext& ctx) {
@@ -971,11 +1069,12 @@ void RunConv2d(const KernelContext& ctx) {
 
   const float* x = input.as<float>();
   float* y = output.as<float>();
+  const memory::Scratch<float> x32(f16 ? input.elements() : 0, "conv2d: float16 input as float32"),
+      y32(f16 ? output.elements() : 0, "conv2d: float32 output");
   if (f16) {
-    float* x32 = Grow(t_input_f32, input.elements());
-    ConvertF16ToF32(input.as<uint16_t>(), x32, input.elements(), ctx.parallel);
-    x = x32;
-    y = Grow(t_output_f32, output.elements());
+    ConvertF16ToF32(input.as<uint16_t>(), x32.data(), input.elements(), ctx.parallel);
+    x = x32.data();
+    y = y32.data();
   }
   switch (pf->path) {
     case Path::kDepthwiseNchw: RunDepthwiseNchw(ctx, g, *pf, bias, ep, x, y); break;

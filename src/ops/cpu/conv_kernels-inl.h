@@ -101,7 +101,13 @@ struct DirectParams {
   float* out = nullptr;            // output channel 0, row 0
   size_t out_plane = 0;            // floats between output channels
   Epilogue epilogue;
+  // Scratch of the masked tiles (tap_dy set, or partial tiles):
+  // kDirectMaskBytesPerTap * taps bytes of lane masks and `taps` skip flags.
+  uint8_t* mask_bits = nullptr;
+  uint8_t* skip = nullptr;
 };
+// Lane mask bits per tap: at most 8 vectors of at most 64 lanes.
+inline constexpr size_t kDirectMaskBytesPerTap = 8 * 8;
 
 struct DepthwiseNhwcParams {
   const float* const* ind = nullptr;  // [ow][taps] pointers to channel 0 (zero buffer on padding)
@@ -170,7 +176,6 @@ struct Col2imParams {
 #include <vector>
 
 #include "core/float16.h"
-#include "memory/scratch.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace webnn::ops::cpu {
@@ -491,11 +496,9 @@ HWY_INLINE void DirectTiles(const conv::DirectParams& p, size_t q0, size_t nq, s
     if (p.tap_dy || partial) {
       // Bits, not Mask objects: a std::vector of AVX2 masks (__m256) was
       // allocated 16-byte aligned and stored to with aligned moves.
-      thread_local memory::ScratchVector<uint8_t> mask_bits, skip;
-      if (skip.size() < p.taps) mask_bits.resize(p.taps * NV * kMaskBytes), skip.resize(p.taps);
-      DirectTileMasks<NV>(p, q0, nq, mask_bits.data(), skip.data());
-      for (size_t b = b_begin; b < b_end; ++b)
-        DirectTile<MR, NV, kMasked>(p, b, q0, nq, dst(b), mask_bits.data(), skip.data());
+      static_assert(NV * kMaskBytes <= conv::kDirectMaskBytesPerTap);
+      DirectTileMasks<NV>(p, q0, nq, p.mask_bits, p.skip);
+      for (size_t b = b_begin; b < b_end; ++b) DirectTile<MR, NV, kMasked>(p, b, q0, nq, dst(b), p.mask_bits, p.skip);
       return;
     }
   } else {

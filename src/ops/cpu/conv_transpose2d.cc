@@ -59,7 +59,7 @@ HWY_AFTER_NAMESPACE();
 
 #include "core/float16.h"
 #include "core/strings.h"
-#include "memory/scratch.h"
+#include "memory/workspace.h"
 #include "ops/conv_transpose2d.h"
 #include "ops/cpu/activation.h"
 #include "ops/cpu/float16.h"
@@ -163,9 +163,17 @@ std::vector<float> PackBias(const TensorView& bias) {
   return out;
 }
 
+memory::WorkspaceSize ConvTranspose2dWorkspace(const ConvTranspose2dAttrs& attrs, const ConvTranspose2dGeometry& g,
+                                               bool f16, uint64_t input_elements, uint64_t output_elements);
+
 std::shared_ptr<const void> PrepareConvTranspose2d(const PrepareContext& ctx) {
   const auto& attrs = AttrsAs<ConvTranspose2dAttrs>(ctx.attrs);
+  const TensorView& input = ctx.inputs[0];
   const TensorView& filter = ctx.inputs[1];
+  if (attrs.groups != 0)
+    ctx.workspace = ConvTranspose2dWorkspace(attrs, ComputeConvTranspose2dGeometry(attrs, input.shape, filter.shape),
+                                             input.type == DataType::kFloat16, input.elements(),
+                                             ctx.outputs[0].elements());
   if (!filter.present() || attrs.groups == 0) return nullptr;
   const uint32_t in_channels = attrs.filterLayout == MLConvTranspose2dFilterOperandLayout::kIohw ? filter.shape[0]
                                                                                                   : filter.shape[3];
@@ -197,16 +205,6 @@ void Transpose(const KernelContext& ctx, const float* src, size_t rows, size_t c
   });
 }
 
-// Per-dispatch buffers of the calling thread, kept between dispatches (a
-// fresh multi-MB allocation per dispatch costs page faults and zeroing).
-thread_local memory::ScratchVector<float> t_cols, t_input_f32, t_input_nhwc, t_output_nhwc, t_output_nchw;
-thread_local memory::ScratchVector<const float*> t_pointers;
-
-template <typename T>
-T* Grow(memory::ScratchVector<T>& v, size_t n) {
-  if (v.size() < n) v.resize(n);
-  return v.data();
-}
 
 // Each output row reached by taps of one input row only: (kh - 1) * dh <
 // stride (2x2 stride-2 upsampling, the common decoder case). Then a band's
@@ -215,7 +213,11 @@ bool RowsDoNotOverlap(const ConvTranspose2dGeometry& g) {
   return (size_t{g.kernel_h} - 1) * g.dilation_h < g.stride_h;
 }
 
-thread_local memory::ScratchVector<float> t_row_nhwc;
+// Input rows per band of RunNhwc: cols of at most ~512K floats (2 MB).
+size_t BandRows(const ConvTranspose2dGeometry& g, size_t ncols) {
+  return std::max<size_t>(1, std::min<size_t>(g.in_h, (size_t{1} << 19) / std::max<size_t>(1, size_t{g.in_w} * ncols)));
+}
+size_t Ncols(const ConvTranspose2dGeometry& g) { return size_t{g.kernel_h} * g.kernel_w * g.out_channels; }
 
 // x: nhwc input. y: nhwc output, or, when `nchw_out` (rows must not overlap),
 // the nchw output, each row gathered nhwc in cache and transposed into place.
@@ -225,7 +227,7 @@ void RunNhwc(const KernelContext& ctx, const ConvTranspose2dGeometry& g, const P
   const size_t groups = g.groups;
   const size_t cin_g = g.in_channels / groups, cout_g = g.out_channels / groups;
   const size_t taps = size_t{g.kernel_h} * g.kernel_w;
-  const size_t ncols = groups * taps * cout_g;
+  const size_t ncols = Ncols(g);
   const size_t threads = ctx.parallel.NumThreads();
   const size_t out_pixels = size_t{g.out_h} * g.out_w;
   // Bias (or zero) everywhere; every tap then adds to it (nchw_out: rows
@@ -237,9 +239,7 @@ void RunNhwc(const KernelContext& ctx, const ConvTranspose2dGeometry& g, const P
     }
     for (size_t ox = 0; ox < g.out_w; ++ox) std::memcpy(row + ox * g.out_channels, bias, g.out_channels * 4);
   };
-  // Bands of input rows with cols of at most ~512K floats (2 MB).
-  const size_t band_rows =
-      std::max<size_t>(1, std::min<size_t>(g.in_h, (size_t{1} << 19) / std::max<size_t>(1, size_t{g.in_w} * ncols)));
+  const size_t band_rows = BandRows(g, ncols);
   // Output rows [first, last] a band of input rows [iy0, iy1) reaches.
   auto band_rows_out = [&](size_t iy0, size_t iy1, int64_t& first, int64_t& last) {
     const int64_t lo = int64_t(iy0 * g.stride_h) - g.pad_top;
@@ -271,8 +271,10 @@ void RunNhwc(const KernelContext& ctx, const ConvTranspose2dGeometry& g, const P
       }
     });
   }
-  float* cols = Grow(t_cols, band_rows * g.in_w * ncols);
-  const float** pointers = Grow(t_pointers, band_rows * g.in_w);
+  const memory::Scratch<float> cols_buf(band_rows * g.in_w * ncols, "convTranspose2d: columns of a band");
+  const memory::Scratch<const float*> pointers_buf(band_rows * g.in_w, "convTranspose2d: input pointers");
+  float* cols = cols_buf.data();
+  const float** pointers = pointers_buf.data();
   const size_t mr = t.mr;
   for (size_t n = 0; n < g.batch; ++n) {
     const float* xn = x + n * size_t{g.in_h} * g.in_w * g.in_channels;
@@ -314,7 +316,9 @@ void RunNhwc(const KernelContext& ctx, const ConvTranspose2dGeometry& g, const P
         p.kh = g.kernel_h, p.kw = g.kernel_w, p.sh = g.stride_h, p.sw = g.stride_w;
         p.dh = g.dilation_h, p.dw = g.dilation_w, p.pt = g.pad_top, p.pl = g.pad_left;
         p.ow = g.out_w, p.cout = g.out_channels, p.groups = groups, p.cout_g = cout_g;
-        float* row_nhwc = nchw_out ? Grow(t_row_nhwc, size_t{g.out_w} * g.out_channels) : nullptr;
+        const memory::Scratch<float> row_buf(nchw_out ? size_t{g.out_w} * g.out_channels : 0,
+                                             "convTranspose2d: an output row as nhwc");
+        float* row_nhwc = row_buf.data();
         for (size_t r = cb * rows / rchunks; r < ce * rows / rchunks; ++r) {
           p.oy = size_t(oy0) + r;
           if (!nchw_out) {
@@ -342,7 +346,10 @@ bool IsPixelShuffle(const ConvTranspose2dGeometry& g) {
          g.pad_right == 0 && g.out_h == 2 * g.in_h && g.out_w == 2 * g.in_w;
 }
 
-thread_local memory::ScratchVector<float> t_shuffle;
+// Input rows per band of RunPixelShuffleNchw: C (m x rows * w floats) stays in L2.
+size_t ShuffleBandRows(const ConvTranspose2dGeometry& g, size_t m) {
+  return std::max<size_t>(1, (192 * 1024 / sizeof(float)) / (m * g.in_w));
+}
 
 // C[(o, ky, kx), p] = sum_i W[i, o, ky, kx] x[i, p] per band of input rows
 // (C in L2), then out[o, 2y + ky, 2x + kx] = C[(o, ky, kx), y W + x] + b[o].
@@ -351,7 +358,7 @@ void RunPixelShuffleNchw(const KernelContext& ctx, const ConvTranspose2dGeometry
                          const float* x, float* y) {
   const size_t cin = g.in_channels, cout = g.out_channels, m = cout * 4;
   // A = W as [(o, ky, kx), i], from any filter layout.
-  std::vector<float> a(m * cin);
+  const memory::Scratch<float> a(m * cin, "convTranspose2d: the filter as a matrix");
   const bool f16 = filter.type == DataType::kFloat16;
   for (size_t i = 0; i < cin; ++i)
     for (size_t o = 0; o < cout; ++o)
@@ -367,8 +374,7 @@ void RunPixelShuffleNchw(const KernelContext& ctx, const ConvTranspose2dGeometry
           a[((o * 2 + ky) * 2 + kx) * cin + i] = w;
         }
   const size_t plane = size_t{g.in_h} * g.in_w;
-  // Bands of input rows whose C block (m x rows * w floats) stays in L2.
-  const size_t band = std::max<size_t>(1, (192 * 1024 / sizeof(float)) / (m * g.in_w));
+  const size_t band = ShuffleBandRows(g, m);
   const size_t bands_per_image = CeilDiv(g.in_h, band);
   const size_t items = size_t{g.batch} * bands_per_image;
   ctx.parallel.Run(items, 1, [&](size_t b0, size_t b1) {
@@ -376,7 +382,8 @@ void RunPixelShuffleNchw(const KernelContext& ctx, const ConvTranspose2dGeometry
     for (size_t item = b0; item < b1; ++item) {
       const size_t n = item / bands_per_image, y0 = item % bands_per_image * band;
       const size_t rows = std::min<size_t>(band, g.in_h - y0), cols = rows * g.in_w;
-      float* c = Grow(t_shuffle, m * cols);
+      const memory::Scratch<float> c_buf(m * cols, "convTranspose2d: a band's products");
+      float* c = c_buf.data();
       GemmF32(m, cols, cin, a.data(), cin, x + n * cin * plane + y0 * g.in_w, plane, /*b_transposed=*/false, c,
               cols, GemmEpilogue{}, GemmOptions{}, serial);
       for (size_t o = 0; o < cout; ++o) {
@@ -392,6 +399,34 @@ void RunPixelShuffleNchw(const KernelContext& ctx, const ConvTranspose2dGeometry
       }
     }
   });
+}
+
+// What RunConvTranspose2d takes from the workspace (the allocations above)
+// for `g` and every smaller geometry, on either path.
+memory::WorkspaceSize ConvTranspose2dWorkspace(const ConvTranspose2dAttrs& attrs, const ConvTranspose2dGeometry& g,
+                                               bool f16, uint64_t input_elements, uint64_t output_elements) {
+  memory::WorkspaceSize ws;
+  const bool nchw = attrs.inputLayout == MLInputOperandLayout::kNchw;
+  if (f16) ws.AddShared<float>(input_elements), ws.AddShared<float>(output_elements);
+  memory::WorkspaceSize shuffle, general;
+  if (nchw && IsPixelShuffle(g)) {
+    const size_t m = size_t{g.out_channels} * 4;
+    // A band's columns: band rows * w <= max(w, 48K / m).
+    const size_t cols = std::max<size_t>(g.in_w, (192 * 1024 / sizeof(float)) / m);
+    shuffle.AddShared<float>(m * g.in_channels);
+    shuffle.AddPerWorker<float>(m * cols);
+    AddGemmWorkspace(shuffle, m, cols, g.in_channels, /*b_packed=*/false, /*b_transposed=*/false, /*in_body=*/true);
+  }
+  const size_t ncols = Ncols(g);
+  const size_t pixels = size_t{g.in_h} * g.in_w;
+  if (nchw) general.AddShared<float>(input_elements), general.AddShared<float>(output_elements);
+  general.AddShared<float>(std::min(pixels * ncols, std::max<size_t>(size_t{g.in_w} * ncols, size_t{1} << 19)));
+  general.AddShared<const float*>(pixels);
+  if (nchw) general.AddPerWorker<float>(size_t{g.out_w} * g.out_channels);
+  general.Max(shuffle);
+  ws.shared += general.shared;
+  ws.per_worker += general.per_worker;
+  return ws;
 }
 
 void RunConvTranspose2d(const KernelContext& ctx) {
@@ -420,13 +455,15 @@ void RunConvTranspose2d(const KernelContext& ctx) {
   const bool f16 = input.type == DataType::kFloat16;
   const bool nchw = attrs.inputLayout == MLInputOperandLayout::kNchw;
   const float* x = input.as<float>();
+  const memory::Scratch<float> x32(f16 ? input.elements() : 0, "convTranspose2d: float16 input as float32");
   if (f16) {
-    float* x32 = Grow(t_input_f32, input.elements());
-    ConvertF16ToF32(input.as<uint16_t>(), x32, input.elements(), ctx.parallel);
-    x = x32;
+    ConvertF16ToF32(input.as<uint16_t>(), x32.data(), input.elements(), ctx.parallel);
+    x = x32.data();
   }
+  // The float32 nchw output of a float16 op (converted at the end).
+  const memory::Scratch<float> y32(f16 ? output.elements() : 0, "convTranspose2d: float32 output");
   if (nchw && IsPixelShuffle(g)) {
-    float* y = f16 ? Grow(t_output_nchw, output.elements()) : output.as<float>();
+    float* y = f16 ? y32.data() : output.as<float>();
     RunPixelShuffleNchw(ctx, g, attrs, filter, bias, x, y);
     ApplyFusedActivation(attrs.activation, y, output.elements(), ctx.parallel);
     if (f16) ConvertF32ToF16(y, output.as<uint16_t>(), output.elements(), ctx.parallel);
@@ -434,24 +471,25 @@ void RunConvTranspose2d(const KernelContext& ctx) {
   }
   const size_t in_image = size_t{g.in_channels} * g.in_h * g.in_w;
   const size_t out_image = size_t{g.out_channels} * g.out_h * g.out_w;
+  const memory::Scratch<float> xt(nchw ? input.elements() : 0, "convTranspose2d: input as nhwc");
   if (nchw) {
-    float* xt = Grow(t_input_nhwc, input.elements());
     for (size_t n = 0; n < g.batch; ++n)
-      Transpose(ctx, x + n * in_image, g.in_channels, size_t{g.in_h} * g.in_w, xt + n * in_image);
-    x = xt;
+      Transpose(ctx, x + n * in_image, g.in_channels, size_t{g.in_h} * g.in_w, xt.data() + n * in_image);
+    x = xt.data();
   }
   if (nchw && RowsDoNotOverlap(g)) {
     // Rows finished per band, transposed into the nchw output in cache.
-    float* y = f16 ? Grow(t_output_nchw, output.elements()) : output.as<float>();
+    float* y = f16 ? y32.data() : output.as<float>();
     RunNhwc(ctx, g, *pf, bias, x, y, /*nchw_out=*/true);
     ApplyFusedActivation(attrs.activation, y, output.elements(), ctx.parallel);
     if (f16) ConvertF32ToF16(y, output.as<uint16_t>(), output.elements(), ctx.parallel);
     return;
   }
-  float* y = nchw || f16 ? Grow(t_output_nhwc, output.elements()) : output.as<float>();
+  const memory::Scratch<float> y_nhwc(nchw ? output.elements() : 0, "convTranspose2d: output as nhwc");
+  float* y = nchw ? y_nhwc.data() : f16 ? y32.data() : output.as<float>();
   RunNhwc(ctx, g, *pf, bias, x, y);
   if (nchw) {
-    float* dst = f16 ? Grow(t_output_nchw, output.elements()) : output.as<float>();
+    float* dst = f16 ? y32.data() : output.as<float>();
     for (size_t n = 0; n < g.batch; ++n)
       Transpose(ctx, y + n * out_image, size_t{g.out_h} * g.out_w, g.out_channels, dst + n * out_image);
     y = dst;

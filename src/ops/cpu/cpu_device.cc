@@ -90,6 +90,7 @@ class CpuDevice final : public HostDevice {
       compiled.prepared = k->prepare(prepare);
       compiled.prepared_bytes = prepare.prepared_bytes;
       compiled.packed_inputs = prepare.packed_inputs;
+      compiled.workspace = prepare.workspace;
     }
     return compiled;
   }

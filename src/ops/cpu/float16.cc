@@ -65,19 +65,22 @@ void ConvertF32ToF16(const float* src, uint16_t* dst, size_t count, core::Parall
   parallel.Run(count, kConvertGrain, [&](size_t b, size_t e) { ConvertF32ToF16(src + b, dst + b, e - b); });
 }
 
-template <typename Storage>
-const float* AsF32Into(const TensorView* t, Storage& storage, core::ParallelFor& parallel) {
-  if (t == nullptr || !t->present()) return nullptr;
-  if (t->type == DataType::kFloat32) return t->as<float>();
-  storage.resize(t->elements());
-  ConvertF16ToF32(t->as<uint16_t>(), storage.data(), storage.size(), parallel);
-  return storage.data();
+F32Input::F32Input(const TensorView* t, core::ParallelFor& parallel)
+    : copy_(t && t->present() && t->type == DataType::kFloat16 ? t->elements() : 0, "float16 input widened"),
+      data_(nullptr) {
+  if (t == nullptr || !t->present()) return;
+  if (t->type == DataType::kFloat32) {
+    data_ = t->as<float>();
+    return;
+  }
+  ConvertF16ToF32(t->as<uint16_t>(), copy_.data(), copy_.size(), parallel);
+  data_ = copy_.data();
 }
-const float* AsF32(const TensorView* t, std::vector<float>& storage, core::ParallelFor& parallel) {
-  return AsF32Into(t, storage, parallel);
-}
-const float* AsF32(const TensorView* t, memory::ScratchVector<float>& storage, core::ParallelFor& parallel) {
-  return AsF32Into(t, storage, parallel);
+
+// At prepare a tensor that is not a constant has no data, and an absent one
+// is a default (float32) view: the type tells.
+void AddF32InputWorkspace(memory::WorkspaceSize& workspace, const TensorView* t) {
+  if (t && t->type == DataType::kFloat16) workspace.AddShared<float>(t->elements());
 }
 
 }  // namespace webnn::ops::cpu

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/parallel.h"
-#include "memory/scratch.h"
+#include "memory/workspace.h"
 #include "ops/kernel.h"
 
 namespace webnn::ops::cpu {
@@ -21,8 +21,19 @@ void ConvertF16ToF32(const uint16_t* src, float* dst, size_t count, core::Parall
 void ConvertF32ToF16(const float* src, uint16_t* dst, size_t count, core::ParallelFor& parallel);
 
 // A float32 or float16 tensor as float32: its own data, or a copy widened
-// into `storage`. Null for an absent tensor.
-const float* AsF32(const TensorView* t, std::vector<float>& storage, core::ParallelFor& parallel);
-const float* AsF32(const TensorView* t, memory::ScratchVector<float>& storage, core::ParallelFor& parallel);
+// into workspace scratch (declared with AddF32InputWorkspace). Null for an
+// absent tensor.
+class F32Input {
+ public:
+  F32Input(const TensorView* t, core::ParallelFor& parallel);
+  const float* get() const { return data_; }
+
+ private:
+  memory::Scratch<float> copy_;
+  const float* data_;
+};
+// Declares F32Input's copy of `t` (at its maximum shape), taken on the
+// dispatching thread.
+void AddF32InputWorkspace(memory::WorkspaceSize& workspace, const TensorView* t);
 
 }  // namespace webnn::ops::cpu

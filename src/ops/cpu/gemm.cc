@@ -34,14 +34,13 @@ void GemmOpF32(const GemmAttrs& attrs, size_t m, size_t n, size_t k, const float
   options.a_transposed = attrs.aTranspose;
   options.alpha = alpha;
   GemmEpilogue epilogue;
-  std::vector<float> bias;
+  // Right-aligned to [M, N]: C's extent along M and N (1 when broadcast).
+  const size_t rank = c_shape.size();
+  const size_t cm = rank >= 2 ? c_shape[rank - 2] : 1;
+  const size_t cn = rank >= 1 ? c_shape[rank - 1] : 1;
+  const memory::Scratch<float> bias(c != nullptr && cm == 1 ? n : 0, "gemm: beta * C as a bias");
   if (c != nullptr) {
-    // Right-aligned to [M, N]: C's extent along M and N (1 when broadcast).
-    const size_t rank = c_shape.size();
-    const size_t cm = rank >= 2 ? c_shape[rank - 2] : 1;
-    const size_t cn = rank >= 1 ? c_shape[rank - 1] : 1;
     if (cm == 1) {
-      bias.resize(n);
       for (size_t j = 0; j < n; ++j) bias[j] = beta * c[cn == 1 ? 0 : j];
       epilogue.bias = bias.data();
     } else {
@@ -82,18 +81,33 @@ void RunGemm(const KernelContext& ctx) {
               c ? c->shape : no_shape, alpha, beta, out.as<float>(), ctx.parallel);
     return;
   }
-  std::vector<float> a32, b32, c32, out32(m * n);
-  GemmOpF32(attrs, m, n, k, AsF32(&a, a32, ctx.parallel), packed ? nullptr : AsF32(&b, b32, ctx.parallel), packed,
-            AsF32(c, c32, ctx.parallel), c ? c->shape : no_shape, alpha, beta, out32.data(), ctx.parallel);
+  const F32Input a32(&a, ctx.parallel), b32(packed ? nullptr : &b, ctx.parallel), c32(c, ctx.parallel);
+  const memory::Scratch<float> out32(m * n, "gemm: float32 output");
+  GemmOpF32(attrs, m, n, k, a32.get(), b32.get(), packed, c32.get(), c ? c->shape : no_shape, alpha, beta,
+            out32.data(), ctx.parallel);
   ConvertF32ToF16(out32.data(), out.as<uint16_t>(), out32.size(), ctx.parallel);
 }
 
 std::shared_ptr<const void> PrepareGemm(const PrepareContext& ctx) {
   const auto& attrs = AttrsAs<GemmAttrs>(ctx.attrs);
+  const TensorView& a = ctx.inputs[0];
   const TensorView& b = ctx.inputs[1];
-  if (!b.present()) return nullptr;
+  const TensorView& out = ctx.outputs[0];
+  const size_t m = out.shape[0];
   const size_t k = attrs.bTranspose ? b.shape[1] : b.shape[0];
   const size_t n = attrs.bTranspose ? b.shape[0] : b.shape[1];
+  // RunGemm's workspace: beta * C as a bias (a C not constant has no data
+  // here: counted if there is a third input at all), float16 as float32.
+  memory::WorkspaceSize& ws = ctx.workspace;
+  if (ctx.inputs.size() > 2) ws.AddShared<float>(n);
+  if (out.type == DataType::kFloat16) {
+    AddF32InputWorkspace(ws, &a);
+    if (!b.present()) AddF32InputWorkspace(ws, &b);
+    if (ctx.inputs.size() > 2) AddF32InputWorkspace(ws, &ctx.inputs[2]);
+    ws.AddShared<float>(m * n);
+  }
+  AddGemmWorkspace(ws, m, n, k, b.present(), attrs.bTranspose, /*in_body=*/false);
+  if (!b.present()) return nullptr;
   auto prepared = std::make_shared<GemmPrepared>();
   core::SerialFor serial;
   if (b.type == DataType::kFloat32) prepared->b = PackB(b.as<float>(), k, n, b.shape[1], attrs.bTranspose);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/parallel.h"
+#include "memory/workspace.h"
 
 namespace webnn::ops::cpu {
 
@@ -77,10 +78,17 @@ void GemmF32(size_t m, size_t n, size_t k, const float* a, size_t lda, const Pac
 
 // GemmF32 with B not packed: `b` as for PackB. M = 1 runs a memory-bound
 // GEMV straight from `b`; row-major B with M <= 512 is read in place by the
-// tiles; otherwise B is packed into a reused per-thread buffer first (pack
-// once with PackB instead when the same B is used again).
+// tiles; otherwise B is packed into workspace first (pack once with PackB
+// instead when the same B is used again).
 void GemmF32(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* b, size_t ldb, bool b_transposed,
              float* c, size_t ldc, const GemmEpilogue& epilogue, const GemmOptions& options,
              core::ParallelFor& parallel);
+
+// Adds the workspace (memory::Scratch) of GemmF32 for an M x N x K product to
+// `workspace`: B packed (a PackedB) or not, and whether the caller runs it
+// inside a parallel-for body (`in_body`: all of it on that worker) or on the
+// dispatching thread (its own share shared, the A packing per worker).
+void AddGemmWorkspace(memory::WorkspaceSize& workspace, size_t m, size_t n, size_t k, bool b_packed,
+                      bool b_transposed, bool in_body);
 
 }  // namespace webnn::ops::cpu

@@ -35,7 +35,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "memory/scratch.h"
+#include "memory/workspace.h"
 #include "ops/cpu/float16.h"
 #include "ops/cpu/gemm.h"
 
@@ -43,31 +43,10 @@
 #define WEBNN_GEMM_CORE_ONCE
 namespace webnn::ops::cpu::gemm_detail {
 
-// Per-thread scratch for packed A blocks; it only grows. Accounted as
-// workspace of the work the thread does when it grows (memory/ledger.h).
-struct ScratchBuffer {
-  hwy::AlignedFreeUniquePtr<float[]> data;
-  size_t capacity = 0;
-  memory::Charge charge;
-  float* Get(size_t floats) {
-    if (floats > capacity) {
-      data.reset();
-      capacity = 0;
-      memory::ChargeWorkspace(charge, floats * sizeof(float), "gemm: packing A");
-      data = hwy::AllocateAligned<float>(floats);
-      capacity = floats;
-    }
-    return data.get();
-  }
-};
-
-inline ScratchBuffer& PackABuffer() {
-  static thread_local ScratchBuffer buffer;
-  return buffer;
-}
-
 // Geometry of the packed panels, shared by every target.
 inline size_t CeilDiv(size_t a, size_t b) { return (a + b - 1) / b; }
+// Floats that a memory::Scratch of `floats` floats occupies (whole cache lines).
+inline size_t ScratchFloats(size_t floats) { return memory::ScratchBytes(floats * sizeof(float)) / sizeof(float); }
 
 }  // namespace webnn::ops::cpu::gemm_detail
 #endif  // WEBNN_GEMM_CORE_ONCE
@@ -77,6 +56,7 @@ namespace webnn::ops::cpu {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 using gemm_detail::CeilDiv;
+using gemm_detail::ScratchFloats;
 
 using DF = hn::ScalableTag<float>;
 
@@ -397,7 +377,8 @@ void GemmTask(const GemmArgs& g, const RowPanels& rows, size_t p0, size_t p1, si
   const auto a_offset = [&](size_t i) { return (rows.Start(i) - r_first) * kc_max; };
   if (task_rows * k_blocks * kc_max * sizeof(float) <= 512 * 1024) {
     const size_t block_floats = task_rows * kc_max;  // one K block of every panel
-    float* apack = gemm_detail::PackABuffer().Get(k_blocks * block_floats);
+    const memory::Scratch<float> apack_scratch(k_blocks * block_floats, "gemm: packing A");
+    float* apack = apack_scratch.data();
     for (size_t kb = 0; kb < k_blocks; ++kb)
       for (size_t i = p0; i < p1; ++i)
         pack(i, kb * kc_max, std::min(kc_max, g.k - kb * kc_max), apack + kb * block_floats + a_offset(i));
@@ -410,7 +391,8 @@ void GemmTask(const GemmArgs& g, const RowPanels& rows, size_t p0, size_t p1, si
   // Row blocks of kMC rows: the packed A block stays in L2 while every B
   // panel's K block streams by, reused from L1 by each A panel.
   const size_t panels_per_block = std::max<size_t>(1, kMC / kMR);
-  float* apack = gemm_detail::PackABuffer().Get(panels_per_block * kMR * kc_max);
+  const memory::Scratch<float> apack_scratch(panels_per_block * kMR * kc_max, "gemm: packing A");
+  float* apack = apack_scratch.data();
   for (size_t pb = p0; pb < p1; pb += panels_per_block) {
     const size_t pe = std::min(p1, pb + panels_per_block);
     const size_t base = a_offset(pb);
@@ -620,9 +602,8 @@ void GemmPackedImpl(const GemmArgs& g, core::ParallelFor& parallel) {
 
   if (g.m == 1) {  // (packed B only: unpacked M = 1 goes to GemvUnpackedF32)
     const float* x = g.a;
-    std::vector<float> xs;
-    if (g.a_transposed && g.lda != 1) {
-      xs.resize(g.k);
+    const memory::Scratch<float> xs(g.a_transposed && g.lda != 1 ? g.k : 0, "gemm: a strided row of A");
+    if (xs.size()) {
       for (size_t p = 0; p < g.k; ++p) xs[p] = g.a[p * g.lda];
       x = xs.data();
     }
@@ -637,7 +618,7 @@ void GemmPackedImpl(const GemmArgs& g, core::ParallelFor& parallel) {
     // A times one column: dot products with A's rows (GEMV over A^T's rows
     // when transposed); tiles would waste NR - 1 of every NR lanes. The bias
     // (one value) and the clamp follow in a pass over the M results.
-    std::vector<float> column(g.k);
+    const memory::Scratch<float> column(g.k, "gemm: B's column");
     const float* first = g.edge_panel ? g.edge_panel : g.panels;  // panel 0, rows NR apart
     for (size_t p = 0; p < g.k; ++p) column[p] = first[p * NR];
     GemmArgs h = g;
@@ -732,9 +713,8 @@ void GemmSmallMUnpackedF32(size_t m, size_t n, size_t k, const float* a, size_t 
   g.panels = b;
   g.b_panel_stride = NR;
   g.b_row_stride = ldb;
-  std::vector<float> edge;
+  const memory::Scratch<float> edge(n % NR ? k * NR : 0, 0.0f, "gemm: B's last, partial panel");
   if (n % NR) {
-    edge.assign(k * NR, 0.0f);
     const size_t c0 = n / NR * NR;
     for (size_t p = 0; p < k; ++p) std::memcpy(edge.data() + p * NR, b + p * ldb + c0, (n - c0) * sizeof(float));
     g.edge_panel = edge.data();
@@ -755,13 +735,36 @@ void GemvUnpackedF32(size_t n, size_t k, const float* a, size_t lda, bool a_tran
   g.c = c;
   SetOutputOps(g, *epilogue, alpha, accumulate);
   const float* x = a;
-  std::vector<float> xs;
-  if (a_transposed && lda != 1) {
-    xs.resize(k);
+  const memory::Scratch<float> xs(a_transposed && lda != 1 ? k : 0, "gemm: a strided row of A");
+  if (xs.size()) {
     for (size_t p = 0; p < k; ++p) xs[p] = a[p * lda];
     x = xs.data();
   }
   GemvSplit(g, x, b, ldb, b_transposed, *parallel);
+}
+
+// ---- Workspace -----------------------------------------------------------------
+
+// The scratch (memory::Scratch) of a product, in floats: what the calling
+// thread takes (`caller`) and what each task takes to pack A (`task`), for
+// this product and every smaller one (a graph's maximum shapes declare for
+// the shapes it runs with).
+void GemmScratchFloats(size_t m, size_t n, size_t k, bool b_packed, bool b_transposed, size_t* caller, size_t* task) {
+  const size_t NR = PanelWidth();
+  *caller = 0;
+  *task = 0;
+  if (m == 0 || n == 0) return;
+  // A strided row of A (M = 1) or B's column (N = 1), then for B not packed
+  // its last, partial panel (M <= 512, read in place) or all of it packed.
+  *caller = ScratchFloats(k);
+  if (!b_packed)
+    *caller += b_transposed || m > 512 ? ScratchFloats(CeilDiv(n, NR) * k * NR) : ScratchFloats(k * NR);
+  // GemmTask packs all of a task's K at once when that fits in 512 KiB
+  // (k_blocks * kc_max < k + k_blocks), else a block of kMC rows at a time.
+  const size_t k_blocks = std::max<size_t>(1, CeilDiv(k, kKC));
+  const size_t all_at_once = m * (k + k_blocks);
+  const size_t block = std::max<size_t>(1, kMC / kMR) * kMR * kKC;
+  *task = ScratchFloats(std::min(all_at_once, std::max<size_t>(512 * 1024 / sizeof(float), block)));
 }
 
 // ---- B packing ---------------------------------------------------------------
@@ -807,6 +810,7 @@ HWY_EXPORT(PackBPanels);
 HWY_EXPORT(GemmPackedF32);
 HWY_EXPORT(GemvUnpackedF32);
 HWY_EXPORT(GemmSmallMUnpackedF32);
+HWY_EXPORT(GemmScratchFloats);
 
 namespace {
 
@@ -903,22 +907,23 @@ void GemmF32(size_t m, size_t n, size_t k, const float* a, size_t lda, const flo
     return;
   }
   // Packing reads and writes B once: small next to the 2*M*N*K flops for M > 1.
-  static thread_local PackedB packed;
-  static thread_local memory::Charge packed_charge;  // workspace, as memory::ScratchVector
   const size_t width = GemmPanelWidth();
-  const size_t floats = gemm_detail::CeilDiv(n, width) * k * width + 16;
-  if (packed.data.size() < floats) {
-    std::vector<float>().swap(packed.data);
-    memory::ChargeWorkspace(packed_charge, floats * sizeof(float), "gemm: packing B");
-    packed.data.resize(floats);
-  }
-  packed.k = k;
-  packed.n = n;
-  packed.panel_width = width;
-  const uintptr_t addr = reinterpret_cast<uintptr_t>(packed.data.data());
-  packed.offset = ((64 - addr % 64) % 64) / sizeof(float);
-  PackInto(packed, b, ldb, b_transposed, parallel);
-  GemmF32(m, n, k, a, lda, packed, c, ldc, epilogue, options, parallel);
+  const size_t panels = gemm_detail::CeilDiv(n, width);
+  const memory::Scratch<float> packed(panels * k * width, "gemm: packing B");
+  const size_t grain = std::max<size_t>(1, 32768 / std::max<size_t>(1, k * width));
+  parallel.Run(panels, grain, [&](size_t j0, size_t j1) {
+    HWY_DYNAMIC_DISPATCH(PackBPanels)(b, k, n, ldb, b_transposed, packed.data(), j0, j1);
+  });
+  HWY_DYNAMIC_DISPATCH(GemmPackedF32)(m, n, k, a, lda, options.a_transposed, packed.data(), c, ldc, &epilogue,
+                                      options.alpha, options.accumulate, &parallel);
+}
+
+void AddGemmWorkspace(memory::WorkspaceSize& workspace, size_t m, size_t n, size_t k, bool b_packed,
+                      bool b_transposed, bool in_body) {
+  size_t caller = 0, task = 0;
+  HWY_DYNAMIC_DISPATCH(GemmScratchFloats)(m, n, k, b_packed, b_transposed, &caller, &task);
+  if (in_body) workspace.AddPerWorker<float>(caller + task);
+  else workspace.AddShared<float>(caller), workspace.AddPerWorker<float>(task);
 }
 
 }  // namespace webnn::ops::cpu

@@ -28,10 +28,12 @@
 #include <memory>
 #include <vector>
 
-#include "memory/scratch.h"
+#include <array>
+#include <utility>
 #include "ops/cpu/float16.h"
 #include "ops/cpu/gemm.h"
 #include "ops/cpu/kernel_registry.h"
+#include "ops/cpu/recurrent_workspace.h"
 #include "ops/gru.h"
 
 namespace webnn::ops::cpu {
@@ -182,18 +184,18 @@ void GruDirection(const GruProblem& pb, size_t dir, const GruPackedDirection& wp
                   core::ParallelFor& parallel) {
   const size_t H = pb.hidden, B = pb.batch, G = 3 * H;
   const size_t state = B * H;
-  memory::ScratchVector<float> proj(pb.steps * B * G);
+  const memory::Scratch<float> proj(pb.steps * B * G, "gru: input projections");
   GemmEpilogue input_epilogue;
   input_epilogue.bias = pb.bias ? pb.bias + dir * G : nullptr;
   GemmF32(pb.steps * B, G, pb.input_size, pb.x, pb.input_size, wp.w, proj.data(), G, input_epilogue, parallel);
 
-  memory::ScratchVector<float> h(state, 0.0f), h_next(state), rec(B * (pb.reset_after ? G : 2 * H)), rec_n, z, rh;
-  if (pb.h0) std::memcpy(h.data(), pb.h0 + dir * state, state * sizeof(float));
-  if (!pb.reset_after) {
-    rec_n.resize(state);
-    z.resize(state);
-    rh.resize(state);
-  }
+  const memory::Scratch<float> h_a(state, 0.0f, "gru: state"), h_b(state, "gru: next state"),
+      rec(B * (pb.reset_after ? G : 2 * H), "gru: recurrent gates"),
+      rec_n(pb.reset_after ? 0 : state, "gru: recurrent n"), z(pb.reset_after ? 0 : state, "gru: z"),
+      rh(pb.reset_after ? 0 : state, "gru: r * h");
+  float* h = h_a.data();
+  float* h_next = h_b.data();
+  if (pb.h0) std::memcpy(h, pb.h0 + dir * state, state * sizeof(float));
   const float* rbias = pb.rbias ? pb.rbias + dir * G : nullptr;
   GemmEpilogue rec_epilogue, rec_n_epilogue;
   rec_epilogue.bias = rbias;
@@ -206,21 +208,21 @@ void GruDirection(const GruProblem& pb, size_t dir, const GruPackedDirection& wp
     GruRowArgs a{};
     a.hidden = H;
     a.p = proj.data() + t * B * G;
-    a.h = h.data();
-    a.h_next = h_next.data();
+    a.h = h;
+    a.h_next = h_next;
     a.z_col = pb.z_col;
     a.r_col = pb.r_col;
     a.f = pb.f;
     a.g_act = pb.g;
     if (pb.reset_after) {
-      GemmF32(B, G, H, h.data(), H, rp.r_all, rec.data(), G, rec_epilogue, parallel);
+      GemmF32(B, G, H, h, H, rp.r_all, rec.data(), G, rec_epilogue, parallel);
       a.g = rec.data();
       a.g_stride = G;
       a.gn = rec.data() + 2 * H;
       a.gn_stride = G;
       parallel.Run(B, grain, [&](size_t b0, size_t b1) { HWY_DYNAMIC_DISPATCH(GruRowsResetAfter)(a, b0, b1); });
     } else {
-      GemmF32(B, 2 * H, H, h.data(), H, rp.r_zr, rec.data(), 2 * H, rec_epilogue, parallel);
+      GemmF32(B, 2 * H, H, h, H, rp.r_zr, rec.data(), 2 * H, rec_epilogue, parallel);
       a.g = rec.data();
       a.g_stride = 2 * H;
       a.z = z.data();
@@ -231,13 +233,32 @@ void GruDirection(const GruProblem& pb, size_t dir, const GruPackedDirection& wp
       a.gn_stride = H;
       parallel.Run(B, grain, [&](size_t b0, size_t b1) { HWY_DYNAMIC_DISPATCH(GruRowsFinish)(a, b0, b1); });
     }
-    h.swap(h_next);
+    std::swap(h, h_next);
     // The sequence is indexed by input time: the backward direction's state
     // after consuming input t is stored at t.
-    if (pb.out_seq)
-      std::memcpy(pb.out_seq + (t * pb.directions + dir) * state, h.data(), state * sizeof(float));
+    if (pb.out_seq) std::memcpy(pb.out_seq + (t * pb.directions + dir) * state, h, state * sizeof(float));
   }
-  std::memcpy(pb.out_h + dir * state, h.data(), state * sizeof(float));
+  std::memcpy(pb.out_h + dir * state, h, state * sizeof(float));
+}
+
+// GruDirection's workspace, run inside a parallel-for body or not.
+void AddGruDirectionWorkspace(memory::WorkspaceSize& ws, size_t steps, size_t B, size_t I, size_t H,
+                              bool reset_after, bool in_body) {
+  const size_t G = 3 * H, state = B * H;
+  memory::WorkspaceSize own;
+  own.AddShared<float>(steps * B * G);
+  own.AddShared<float>(state);
+  own.AddShared<float>(state);
+  own.AddShared<float>(B * (reset_after ? G : 2 * H));
+  if (!reset_after) own.AddShared<float>(state), own.AddShared<float>(state), own.AddShared<float>(state);
+  memory::WorkspaceSize gemms;  // one at a time
+  for (const auto [m, n, k] : {std::array<size_t, 3>{steps * B, G, I}, {B, G, H}, {B, 2 * H, H}, {B, H, H}}) {
+    memory::WorkspaceSize one;
+    AddGemmWorkspace(one, m, n, k, /*b_packed=*/true, false, in_body);
+    gemms.Max(one);
+  }
+  if (in_body) ws.per_worker += own.shared + gemms.shared + gemms.per_worker;
+  else ws.shared += own.shared + gemms.shared, ws.per_worker += gemms.per_worker;
 }
 
 void RunGru(const KernelContext& ctx) {
@@ -267,17 +288,18 @@ void RunGru(const KernelContext& ctx) {
   pb.g = attrs.activations[1];
   const bool f16 = input.type == DataType::kFloat16;
 
-  memory::ScratchVector<float> x32, bias32, rbias32, h032, out_h32, out_seq32;
-  pb.x = AsF32(&input, x32, ctx.parallel);
-  pb.bias = AsF32(bias, bias32, ctx.parallel);
-  pb.rbias = AsF32(rbias, rbias32, ctx.parallel);
-  pb.h0 = AsF32(h0, h032, ctx.parallel);
+  const F32Input x32(&input, ctx.parallel), bias32(bias, ctx.parallel), rbias32(rbias, ctx.parallel),
+      h032(h0, ctx.parallel);
+  pb.x = x32.get();
+  pb.bias = bias32.get();
+  pb.rbias = rbias32.get();
+  pb.h0 = h032.get();
   const TensorView& out_h = ctx.outputs[0];
   const TensorView* out_seq = !cell && attrs.returnSequence && ctx.outputs.size() > 1 ? &ctx.outputs[1] : nullptr;
+  const memory::Scratch<float> out_h32(f16 ? out_h.elements() : 0, "gru: float32 hidden state"),
+      out_seq32(f16 && out_seq ? out_seq->elements() : 0, "gru: float32 sequence");
   if (f16) {
-    out_h32.resize(out_h.elements());
     pb.out_h = out_h32.data();
-    if (out_seq) out_seq32.resize(out_seq->elements());
     pb.out_seq = out_seq ? out_seq32.data() : nullptr;
   } else {
     pb.out_h = out_h.as<float>();
@@ -319,11 +341,16 @@ void RunGru(const KernelContext& ctx) {
 std::shared_ptr<const void> PrepareGru(const PrepareContext& ctx) {
   const auto& attrs = AttrsAs<GruAttrs>(ctx.attrs);
   const bool cell = ctx.op == OpKind::gruCell;
+  const TensorView& input = ctx.inputs[0];
   const TensorView& weight = ctx.inputs[1];
   const TensorView& recurrent = ctx.inputs[2];
-  if (!weight.present() && !recurrent.present()) return nullptr;
   const size_t directions = !cell && attrs.direction == MLRecurrentNetworkDirection::kBoth ? 2 : 1;
   const size_t input_size = weight.shape.back();
+  const size_t steps = cell ? 1 : input.shape[0], batch = input.shape[cell ? 0 : 1];
+  AddRecurrentWorkspace(ctx, [&](memory::WorkspaceSize& ws, bool in_body) {
+    AddGruDirectionWorkspace(ws, steps, batch, input_size, attrs.hiddenSize, attrs.resetAfter, in_body);
+  });
+  if (!weight.present() && !recurrent.present()) return nullptr;
   auto prepared = std::make_shared<GruPrepared>();
   core::SerialFor serial;
   if (weight.present()) {

@@ -11,6 +11,7 @@
 #include <span>
 #include <vector>
 
+#include "memory/workspace.h"
 #include "ops/kernel.h"
 #include "ops/op_kind.h"
 #include "ops/schema.h"
@@ -32,6 +33,9 @@ struct PrepareContext {
   // data (it may then be null). The device releases a constant's bytes once
   // every step reading it has packed it.
   mutable uint32_t packed_inputs = 0;
+  // The scratch the kernel takes while it runs (memory::Scratch), for these
+  // (maximum) shapes: the program's workspace holds the largest step's.
+  mutable memory::WorkspaceSize workspace;
 };
 // Returns what the kernel receives as KernelContext::prepared (packed weights,
 // tables), or null. Runs once per compiled step, never per dispatch.

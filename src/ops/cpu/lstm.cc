@@ -25,10 +25,12 @@
 #include <memory>
 #include <vector>
 
-#include "memory/scratch.h"
+#include <array>
+#include <utility>
 #include "ops/cpu/float16.h"
 #include "ops/cpu/gemm.h"
 #include "ops/cpu/kernel_registry.h"
+#include "ops/cpu/recurrent_workspace.h"
 #include "ops/lstm.h"
 
 namespace webnn::ops::cpu {
@@ -126,29 +128,31 @@ void LstmDirection(const LstmProblem& pb, size_t dir, const PackedB& w, const Pa
                    core::ParallelFor& parallel) {
   const size_t H = pb.hidden, B = pb.batch, G = 4 * H;
   const size_t state = B * H;
-  memory::ScratchVector<float> proj(pb.steps * B * G);
+  const memory::Scratch<float> proj(pb.steps * B * G, "lstm: input projections");
   GemmEpilogue input_epilogue;
   input_epilogue.bias = pb.bias ? pb.bias + dir * G : nullptr;
   GemmF32(pb.steps * B, G, pb.input_size, pb.x, pb.input_size, w, proj.data(), G, input_epilogue, parallel);
 
-  memory::ScratchVector<float> h(state, 0.0f), c(state, 0.0f), h_next(state), c_next(state), rec(B * G);
-  if (pb.h0) std::memcpy(h.data(), pb.h0 + dir * state, state * sizeof(float));
-  if (pb.c0) std::memcpy(c.data(), pb.c0 + dir * state, state * sizeof(float));
+  const memory::Scratch<float> h_a(state, 0.0f, "lstm: state"), c_a(state, 0.0f, "lstm: cell state"),
+      h_b(state, "lstm: next state"), c_b(state, "lstm: next cell state"), rec(B * G, "lstm: recurrent gates");
+  float *h = h_a.data(), *c = c_a.data(), *h_next = h_b.data(), *c_next = c_b.data();
+  if (pb.h0) std::memcpy(h, pb.h0 + dir * state, state * sizeof(float));
+  if (pb.c0) std::memcpy(c, pb.c0 + dir * state, state * sizeof(float));
   GemmEpilogue rec_epilogue;
   rec_epilogue.bias = pb.rbias ? pb.rbias + dir * G : nullptr;
   const size_t grain = std::max<size_t>(1, 8192 / H);
   const bool backward = dir == 1 || pb.backward_only;
   for (size_t step = 0; step < pb.steps; ++step) {
     const size_t t = backward ? pb.steps - 1 - step : step;
-    GemmF32(B, G, H, h.data(), H, r, rec.data(), G, rec_epilogue, parallel);
+    GemmF32(B, G, H, h, H, r, rec.data(), G, rec_epilogue, parallel);
     LstmRowArgs a{};
     a.hidden = H;
     a.p = proj.data() + t * B * G;
     a.g = rec.data();
     a.peephole = pb.peephole ? pb.peephole + dir * 3 * H : nullptr;
-    a.c = c.data();
-    a.h_next = h_next.data();
-    a.c_next = c_next.data();
+    a.c = c;
+    a.h_next = h_next;
+    a.c_next = c_next;
     a.i_col = pb.i_col;
     a.o_col = pb.o_col;
     a.f_col = pb.f_col;
@@ -157,15 +161,31 @@ void LstmDirection(const LstmProblem& pb, size_t dir, const PackedB& w, const Pa
     a.g_act = pb.g;
     a.h_act = pb.h;
     parallel.Run(B, grain, [&](size_t b0, size_t b1) { HWY_DYNAMIC_DISPATCH(LstmRows)(a, b0, b1); });
-    h.swap(h_next);
-    c.swap(c_next);
+    std::swap(h, h_next);
+    std::swap(c, c_next);
     // The sequence is indexed by input time: the backward direction's state
     // after consuming input t is stored at t.
-    if (pb.out_seq)
-      std::memcpy(pb.out_seq + (t * pb.directions + dir) * state, h.data(), state * sizeof(float));
+    if (pb.out_seq) std::memcpy(pb.out_seq + (t * pb.directions + dir) * state, h, state * sizeof(float));
   }
-  std::memcpy(pb.out_h + dir * state, h.data(), state * sizeof(float));
-  std::memcpy(pb.out_c + dir * state, c.data(), state * sizeof(float));
+  std::memcpy(pb.out_h + dir * state, h, state * sizeof(float));
+  std::memcpy(pb.out_c + dir * state, c, state * sizeof(float));
+}
+
+// LstmDirection's workspace, run inside a parallel-for body or not.
+void AddLstmDirectionWorkspace(memory::WorkspaceSize& ws, size_t steps, size_t B, size_t I, size_t H, bool in_body) {
+  const size_t G = 4 * H, state = B * H;
+  memory::WorkspaceSize own;
+  own.AddShared<float>(steps * B * G);
+  for (int i = 0; i < 4; ++i) own.AddShared<float>(state);
+  own.AddShared<float>(B * G);
+  memory::WorkspaceSize gemms;  // one at a time
+  for (const auto [m, k] : {std::array<size_t, 2>{steps * B, I}, {B, H}}) {
+    memory::WorkspaceSize one;
+    AddGemmWorkspace(one, m, G, k, /*b_packed=*/true, false, in_body);
+    gemms.Max(one);
+  }
+  if (in_body) ws.per_worker += own.shared + gemms.shared + gemms.per_worker;
+  else ws.shared += own.shared + gemms.shared, ws.per_worker += gemms.per_worker;
 }
 
 void RunLstm(const KernelContext& ctx) {
@@ -201,20 +221,21 @@ void RunLstm(const KernelContext& ctx) {
   pb.h = attrs.activations[2];
   const bool f16 = input.type == DataType::kFloat16;
 
-  memory::ScratchVector<float> x32, bias32, rbias32, peephole32, h032, c032, out_h32, out_c32, out_seq32;
-  pb.x = AsF32(&input, x32, ctx.parallel);
-  pb.bias = AsF32(bias, bias32, ctx.parallel);
-  pb.rbias = AsF32(rbias, rbias32, ctx.parallel);
-  pb.peephole = AsF32(peephole, peephole32, ctx.parallel);
-  pb.h0 = AsF32(h0, h032, ctx.parallel);
-  pb.c0 = AsF32(c0, c032, ctx.parallel);
+  const F32Input x32(&input, ctx.parallel), bias32(bias, ctx.parallel), rbias32(rbias, ctx.parallel),
+      peephole32(peephole, ctx.parallel), h032(h0, ctx.parallel), c032(c0, ctx.parallel);
+  pb.x = x32.get();
+  pb.bias = bias32.get();
+  pb.rbias = rbias32.get();
+  pb.peephole = peephole32.get();
+  pb.h0 = h032.get();
+  pb.c0 = c032.get();
   const TensorView& out_h = ctx.outputs[0];
   const TensorView& out_c = ctx.outputs[1];
   const TensorView* out_seq = !cell && attrs.returnSequence && ctx.outputs.size() > 2 ? &ctx.outputs[2] : nullptr;
+  const memory::Scratch<float> out_h32(f16 ? out_h.elements() : 0, "lstm: float32 hidden state"),
+      out_c32(f16 ? out_c.elements() : 0, "lstm: float32 cell state"),
+      out_seq32(f16 && out_seq ? out_seq->elements() : 0, "lstm: float32 sequence");
   if (f16) {
-    out_h32.resize(out_h.elements());
-    out_c32.resize(out_c.elements());
-    if (out_seq) out_seq32.resize(out_seq->elements());
     pb.out_h = out_h32.data();
     pb.out_c = out_c32.data();
     pb.out_seq = out_seq ? out_seq32.data() : nullptr;
@@ -255,11 +276,16 @@ void RunLstm(const KernelContext& ctx) {
 std::shared_ptr<const void> PrepareLstm(const PrepareContext& ctx) {
   const auto& attrs = AttrsAs<LstmAttrs>(ctx.attrs);
   const bool cell = ctx.op == OpKind::lstmCell;
+  const TensorView& input = ctx.inputs[0];
   const TensorView& weight = ctx.inputs[1];
   const TensorView& recurrent = ctx.inputs[2];
-  if (!weight.present() && !recurrent.present()) return nullptr;
   const size_t directions = !cell && attrs.direction == MLRecurrentNetworkDirection::kBoth ? 2 : 1;
   const size_t H = attrs.hiddenSize, input_size = weight.shape.back();
+  const size_t steps = cell ? 1 : input.shape[0], batch = input.shape[cell ? 0 : 1];
+  AddRecurrentWorkspace(ctx, [&](memory::WorkspaceSize& ws, bool in_body) {
+    AddLstmDirectionWorkspace(ws, steps, batch, input_size, H, in_body);
+  });
+  if (!weight.present() && !recurrent.present()) return nullptr;
   auto prepared = std::make_shared<LstmPrepared>();
   core::SerialFor serial;
   for (size_t dir = 0; dir < directions; ++dir) {

@@ -111,14 +111,14 @@ void MatmulF32(const MatmulPlan& plan, const float* a, const float* b, const Mat
 // along N (optional third input, [N] or one value) and an activation; relu and
 // clamp clamp in the GEMM epilogue, others run over the finished output.
 struct MatmulFusion {
-  std::vector<float> bias;
+  memory::Scratch<float> bias;
   GemmEpilogue epilogue;
   const std::optional<FusedActivation>* activation = nullptr;
-  MatmulFusion(const KernelContext& ctx, size_t n) {
+  MatmulFusion(const KernelContext& ctx, size_t n)
+      : bias(OptionalInput(ctx.inputs, 2) ? n : 0, "matmul: bias along N") {
     if (const TensorView* c = OptionalInput(ctx.inputs, 2)) {
-      std::vector<float> storage;
-      const float* values = AsF32(c, storage, ctx.parallel);
-      bias = c->elements() == n ? std::vector<float>(values, values + n) : std::vector<float>(n, values[0]);
+      const F32Input values(c, ctx.parallel);
+      for (size_t j = 0; j < n; ++j) bias[j] = values.get()[c->elements() == n ? j : 0];
       epilogue.bias = bias.data();
     }
     const auto& attrs = AttrsAs<MatmulAttrs>(ctx.attrs);
@@ -148,16 +148,47 @@ void RunMatmul(const KernelContext& ctx) {
     fusion.ApplyRest(out.as<float>(), out.elements(), ctx.parallel);
     return;
   }
-  std::vector<float> a32, b32, out32(out.elements());
-  MatmulF32(plan, AsF32(&a, a32, ctx.parallel), prepared ? nullptr : AsF32(&b, b32, ctx.parallel), prepared,
-            fusion.epilogue, out32.data(), ctx.parallel);
+  const F32Input a32(&a, ctx.parallel), b32(prepared ? nullptr : &b, ctx.parallel);
+  const memory::Scratch<float> out32(out.elements(), "matmul: float32 output");
+  MatmulF32(plan, a32.get(), b32.get(), prepared, fusion.epilogue, out32.data(), ctx.parallel);
   fusion.ApplyRest(out32.data(), out32.size(), ctx.parallel);
   ConvertF32ToF16(out32.data(), out.as<uint16_t>(), out32.size(), ctx.parallel);
+}
+
+// What RunMatmul takes from the workspace, at the maximum shapes.
+memory::WorkspaceSize MatmulWorkspace(const PrepareContext& ctx, bool b_packed) {
+  const TensorView& a = ctx.inputs[0];
+  const TensorView& b = ctx.inputs[1];
+  const TensorView& out = ctx.outputs[0];
+  const MatmulPlan plan(a, b, out);
+  memory::WorkspaceSize ws;
+  if (ctx.inputs.size() > 2) {  // a fused bias (a non-constant one has no data here: counted either way)
+    ws.AddShared<float>(plan.n);
+    AddF32InputWorkspace(ws, &ctx.inputs[2]);
+  }
+  if (out.type == DataType::kFloat16) {
+    AddF32InputWorkspace(ws, &a);
+    if (!b_packed) AddF32InputWorkspace(ws, &b);
+    ws.AddShared<float>(out.elements());
+  }
+  // MatmulF32 runs one folded product, or products one per thread, or one
+  // after another: room for the largest.
+  const size_t batches = plan.a_index.size();
+  memory::WorkspaceSize folded, per_thread, each;
+  AddGemmWorkspace(folded, batches * plan.m, plan.n, plan.k, b_packed, false, /*in_body=*/false);
+  AddGemmWorkspace(per_thread, plan.m, plan.n, plan.k, b_packed, false, /*in_body=*/true);
+  AddGemmWorkspace(each, plan.m, plan.n, plan.k, b_packed, false, /*in_body=*/false);
+  folded.Max(per_thread);
+  folded.Max(each);
+  ws.shared += folded.shared;
+  ws.per_worker += folded.per_worker;
+  return ws;
 }
 
 // Packs a constant B (every batch matrix) when the graph is compiled.
 std::shared_ptr<const void> PrepareMatmul(const PrepareContext& ctx) {
   const TensorView& b = ctx.inputs[1];
+  ctx.workspace = MatmulWorkspace(ctx, b.present());
   if (!b.present()) return nullptr;
   const size_t k = b.shape[b.rank() - 2], n = b.shape[b.rank() - 1];
   const size_t count = MatrixCount(b.shape);
