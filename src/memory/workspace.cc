@@ -16,6 +16,7 @@ thread_local int t_slot = -1;
 Workspace::Workspace(const WorkspaceSize& size, size_t workers, const Account& account)
     : size_(size),
       workers_(workers == 0 ? 1 : workers),
+      ledger_(account.ledger),
       block_(size.Total(workers == 0 ? 1 : workers), "kernel workspace", account),
       busy_(new std::atomic<bool>[workers_]),
       used_(workers_, 0) {
@@ -23,6 +24,10 @@ Workspace::Workspace(const WorkspaceSize& size, size_t workers, const Account& a
 }
 
 Workspace* CurrentWorkspace() { return t_workspace; }
+
+Charge ChargeRunMemory(uint64_t bytes, std::string_view what) {
+  return Charge(t_workspace ? t_workspace->ledger() : nullptr, Place::kHost, Category::kWorkspace, bytes, what);
+}
 
 WorkerSlotScope::WorkerSlotScope(Workspace* workspace) : WorkerSlotScope(workspace, false) {}
 

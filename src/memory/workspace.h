@@ -62,6 +62,7 @@ class Workspace {
   Workspace& operator=(const Workspace&) = delete;
 
   const WorkspaceSize& size() const { return size_; }
+  const std::shared_ptr<Ledger>& ledger() const { return ledger_; }
   size_t workers() const { return workers_; }
   uint64_t bytes() const { return block_.size(); }
 
@@ -70,6 +71,7 @@ class Workspace {
   friend class ScratchBase;
   WorkspaceSize size_;
   size_t workers_;
+  std::shared_ptr<Ledger> ledger_;
   HostBlock block_;
   uint64_t Capacity(size_t slot) const { return slot == 0 ? size_.shared + size_.per_worker : size_.per_worker; }
   uint64_t Offset(size_t slot) const { return slot == 0 ? 0 : size_.shared + slot * size_.per_worker; }
@@ -106,6 +108,13 @@ class WorkspaceScope : public WorkerSlotScope {
  public:
   explicit WorkspaceScope(Workspace* workspace) : WorkerSlotScope(workspace, true) {}
 };
+
+// Memory a kernel allocates itself while it runs (a weight that is not a
+// constant, packed per dispatch into its own layout), of a size only the
+// packing knows: charged as workspace to the ledger of the calling thread's
+// workspace (the process ledger outside a program) for as long as the
+// returned charge lives. QuotaExceededError over the limit.
+Charge ChargeRunMemory(uint64_t bytes, std::string_view what);
 
 class ScratchBase {
  protected:

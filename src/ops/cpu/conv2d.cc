@@ -1062,6 +1062,11 @@ void RunConv2d(const KernelContext& ctx) {
     if (prepared && prepared->bias) bias = prepared->bias->data();
     else bias = local_bias.emplace(PackBias(*pf, *bias_view)).data();
   }
+  // A filter (or bias) that is not a constant, packed for this dispatch.
+  const memory::Charge local_charge = memory::ChargeRunMemory(
+      (local_filter ? local_filter->weights.capacity() : 0) * sizeof(float) +
+          (local_bias ? local_bias->capacity() : 0) * sizeof(float),
+      "conv2d: packing a filter that is not a constant");
 
   bool in_registers = false;
   const conv::Epilogue ep = EpilogueFor(attrs.activation, &in_registers);

@@ -451,6 +451,11 @@ void RunConvTranspose2d(const KernelContext& ctx) {
     if (prepared && prepared->bias) bias = prepared->bias->data();
     else bias = local_bias.emplace(PackBias(*bias_view)).data();
   }
+  // A filter (or bias) that is not a constant, packed for this dispatch.
+  const memory::Charge local_charge = memory::ChargeRunMemory(
+      (local_filter ? local_filter->weights.capacity() : 0) * sizeof(float) +
+          (local_bias ? local_bias->capacity() : 0) * sizeof(float),
+      "convTranspose2d: packing a filter that is not a constant");
 
   const bool f16 = input.type == DataType::kFloat16;
   const bool nchw = attrs.inputLayout == MLInputOperandLayout::kNchw;

@@ -869,6 +869,7 @@ PackedB PackB(const float* b, size_t k, size_t n, size_t ldb, bool transposed) {
 PackedB PackBF16(const uint16_t* b, size_t k, size_t n, size_t ldb, bool transposed, core::ParallelFor& parallel) {
   // Widen row by row into a dense float32 copy, then pack that.
   const size_t rows = transposed ? n : k, cols = transposed ? k : n;
+  const memory::Charge charge = memory::ChargeRunMemory(rows * cols * sizeof(float), "gemm: float16 B widened to pack");
   std::vector<float> wide(rows * cols);
   parallel.Run(rows, std::max<size_t>(1, 32768 / std::max<size_t>(cols, 1)), [&](size_t r0, size_t r1) {
     for (size_t r = r0; r < r1; ++r) ConvertF16ToF32(b + r * ldb, wide.data() + r * cols, cols);

@@ -320,6 +320,10 @@ void RunGru(const KernelContext& ctx) {
   }
   const auto& wp = packed_w.empty() ? prepared->w : packed_w;
   const auto& rp = packed_r.empty() ? prepared->r : packed_r;
+  uint64_t local_bytes = 0;  // weights that are not constants, packed for this dispatch
+  for (const auto* dirs : {&packed_w, &packed_r})
+    for (const GruPackedDirection& d : *dirs) local_bytes += d.w.bytes() + d.r_all.bytes() + d.r_zr.bytes() + d.r_n.bytes();
+  const memory::Charge local_charge = memory::ChargeRunMemory(local_bytes, "gru: packing weights that are not constants");
 
   // Both directions at once, one per thread, when a step is too small to split.
   const double step_flops = 2.0 * pb.batch * 3 * pb.hidden * pb.hidden;

@@ -254,6 +254,10 @@ void RunLstm(const KernelContext& ctx) {
     for (size_t dir = 0; dir < pb.directions; ++dir) packed_r.push_back(PackWeight(recurrent, dir, 4 * H, H, ctx.parallel));
   const auto& wp = packed_w.empty() ? prepared->w : packed_w;
   const auto& rp = packed_r.empty() ? prepared->r : packed_r;
+  uint64_t local_bytes = 0;  // weights that are not constants, packed for this dispatch
+  for (const auto* packs : {&packed_w, &packed_r})
+    for (const PackedB& p : *packs) local_bytes += p.bytes();
+  const memory::Charge local_charge = memory::ChargeRunMemory(local_bytes, "lstm: packing weights that are not constants");
 
   // Both directions at once, one per thread, when a step is too small to split.
   const double step_flops = 2.0 * pb.batch * 4 * H * H;

@@ -29,29 +29,6 @@ double Activate(MLRecurrentNetworkActivation activation, double x) {
   return x;
 }
 
-// All of a tensor as float64 (empty for an absent optional operand).
-std::vector<double> LoadAll(const TensorView& t) {
-  std::vector<double> v;
-  if (!t.present()) return v;
-  v.resize(t.elements());
-  for (uint64_t i = 0; i < v.size(); ++i) v[i] = Load<double>(t, i);
-  return v;
-}
-
-const TensorView& InputOrAbsent(const KernelContext& ctx, size_t i) {
-  static const TensorView kAbsent;
-  return i < ctx.inputs.size() ? ctx.inputs[i] : kAbsent;
-}
-
-const double* DataOrNull(const std::vector<double>& v, uint64_t offset) {
-  return v.empty() ? nullptr : v.data() + offset;
-}
-
-double Dot(const double* a, const double* b, uint64_t n) {
-  double sum = -0.0;  // the identity of IEEE addition: keeps a sum of -0 terms -0
-  for (uint64_t i = 0; i < n; ++i) sum += a[i] * b[i];
-  return sum;
-}
 
 // One direction's parameters; optional ones are null when absent.
 struct LstmWeights {
@@ -101,18 +78,18 @@ void LstmCell(const KernelContext& ctx) {
   const TensorView& input = ctx.inputs[0];
   const uint64_t batch = input.shape[0];
   const uint64_t input_size = input.shape[1];
-  const std::vector<double> x = LoadAll(input);
-  const std::vector<double> weight = LoadAll(ctx.inputs[1]);
-  const std::vector<double> recurrent_weight = LoadAll(ctx.inputs[2]);
-  const std::vector<double> h = LoadAll(ctx.inputs[3]);
-  const std::vector<double> c = LoadAll(ctx.inputs[4]);
-  const std::vector<double> bias = LoadAll(InputOrAbsent(ctx, 5));
-  const std::vector<double> recurrent_bias = LoadAll(InputOrAbsent(ctx, 6));
-  const std::vector<double> peephole = LoadAll(InputOrAbsent(ctx, 7));
-  const LstmWeights w{weight.data(), recurrent_weight.data(), DataOrNull(bias, 0), DataOrNull(recurrent_bias, 0),
-                      DataOrNull(peephole, 0)};
+  const Float64Values x(input, "lstm: x in float64");
+  const Float64Values weight(ctx.inputs[1], "lstm: weight in float64");
+  const Float64Values recurrent_weight(ctx.inputs[2], "lstm: recurrent_weight in float64");
+  const Float64Values h(ctx.inputs[3], "lstm: h in float64");
+  const Float64Values c(ctx.inputs[4], "lstm: c in float64");
+  const Float64Values bias(InputOrAbsent(ctx, 5), "lstm: bias in float64");
+  const Float64Values recurrent_bias(InputOrAbsent(ctx, 6), "lstm: recurrent_bias in float64");
+  const Float64Values peephole(InputOrAbsent(ctx, 7), "lstm: peephole in float64");
+  const LstmWeights w{weight.data(), recurrent_weight.data(), bias.DataOrNull(0), recurrent_bias.DataOrNull(0),
+                      peephole.DataOrNull(0)};
   const uint64_t state_size = batch * attrs.hiddenSize;
-  std::vector<double> h_out(state_size), c_out(state_size);
+  Float64Values h_out(state_size, 0.0, "lstm: the new state"), c_out(state_size, 0.0, "lstm: the new cell state");
   LstmCellStep(attrs, batch, input_size, x.data(), h.data(), c.data(), w, h_out.data(), c_out.data());
   for (uint64_t i = 0; i < state_size; ++i) {
     Store<double>(ctx.outputs[0], i, h_out[i]);
@@ -129,25 +106,25 @@ void Lstm(const KernelContext& ctx) {
   const uint64_t hidden = attrs.hiddenSize;
   const uint64_t directions = attrs.direction == MLRecurrentNetworkDirection::kBoth ? 2 : 1;
   const uint64_t gates = 4 * hidden;
-  const std::vector<double> x = LoadAll(input);
-  const std::vector<double> weight = LoadAll(ctx.inputs[1]);
-  const std::vector<double> recurrent_weight = LoadAll(ctx.inputs[2]);
-  const std::vector<double> bias = LoadAll(InputOrAbsent(ctx, 3));
-  const std::vector<double> recurrent_bias = LoadAll(InputOrAbsent(ctx, 4));
-  const std::vector<double> peephole = LoadAll(InputOrAbsent(ctx, 5));
-  const std::vector<double> initial_hidden = LoadAll(InputOrAbsent(ctx, 6));
-  const std::vector<double> initial_cell = LoadAll(InputOrAbsent(ctx, 7));
+  const Float64Values x(input, "lstm: x in float64");
+  const Float64Values weight(ctx.inputs[1], "lstm: weight in float64");
+  const Float64Values recurrent_weight(ctx.inputs[2], "lstm: recurrent_weight in float64");
+  const Float64Values bias(InputOrAbsent(ctx, 3), "lstm: bias in float64");
+  const Float64Values recurrent_bias(InputOrAbsent(ctx, 4), "lstm: recurrent_bias in float64");
+  const Float64Values peephole(InputOrAbsent(ctx, 5), "lstm: peephole in float64");
+  const Float64Values initial_hidden(InputOrAbsent(ctx, 6), "lstm: initial_hidden in float64");
+  const Float64Values initial_cell(InputOrAbsent(ctx, 7), "lstm: initial_cell in float64");
   const bool return_sequence = attrs.returnSequence && ctx.outputs.size() > 2;
 
   const uint64_t state_size = batch * hidden;
   for (uint64_t dir = 0; dir < directions; ++dir) {
     const LstmWeights w{weight.data() + dir * gates * input_size, recurrent_weight.data() + dir * gates * hidden,
-                        DataOrNull(bias, dir * gates), DataOrNull(recurrent_bias, dir * gates),
-                        DataOrNull(peephole, dir * 3 * hidden)};
-    std::vector<double> h(state_size, 0.0), c(state_size, 0.0);
-    if (!initial_hidden.empty()) std::copy_n(initial_hidden.begin() + dir * state_size, state_size, h.begin());
-    if (!initial_cell.empty()) std::copy_n(initial_cell.begin() + dir * state_size, state_size, c.begin());
-    std::vector<double> next_h(state_size), next_c(state_size);
+                        bias.DataOrNull(dir * gates), recurrent_bias.DataOrNull(dir * gates),
+                        peephole.DataOrNull(dir * 3 * hidden)};
+    Float64Values h(state_size, 0.0, "lstm: the state"), c(state_size, 0.0, "lstm: the cell state");
+    if (!initial_hidden.empty()) std::copy_n(initial_hidden.data() + dir * state_size, state_size, h.data());
+    if (!initial_cell.empty()) std::copy_n(initial_cell.data() + dir * state_size, state_size, c.data());
+    Float64Values next_h(state_size, 0.0, "lstm: the next state"), next_c(state_size, 0.0, "lstm: the next cell state");
     const bool backward = dir == 1 || attrs.direction == MLRecurrentNetworkDirection::kBackward;
     for (uint64_t step = 0; step < steps; ++step) {
       const uint64_t t = backward ? steps - step - 1 : step;

@@ -15,10 +15,12 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
 #include "core/float16.h"
+#include "memory/workspace.h"
 #include "ops/kernel.h"
 
 namespace webnn::ops::ref {
@@ -198,5 +200,48 @@ inline double WrapSub(double a, double b) { return a - b; }
 inline double WrapMul(double a, double b) { return a * b; }
 inline double WrapNeg(double a) { return -a; }
 
+
+// ---- Whole operands in float64 (the recurrent kernels) ---------------------
+
+// Values in float64, charged as kernel workspace while they live
+// (memory::ChargeRunMemory; before anything is allocated).
+class Float64Values {
+ public:
+  Float64Values(uint64_t count, double value, std::string_view what)
+      : charge_(memory::ChargeRunMemory(count * sizeof(double), what)), values_(count, value) {}
+  // All of `t` (none for an absent optional operand).
+  Float64Values(const TensorView& t, std::string_view what)
+      : Float64Values(t.present() ? t.elements() : 0, 0.0, what) {
+    for (uint64_t i = 0; i < values_.size(); ++i) values_[i] = Load<double>(t, i);
+  }
+  double* data() { return values_.data(); }
+  const double* data() const { return values_.data(); }
+  // data() + offset, or null when empty (an absent operand).
+  const double* DataOrNull(uint64_t offset) const { return values_.empty() ? nullptr : values_.data() + offset; }
+  uint64_t size() const { return values_.size(); }
+  bool empty() const { return values_.empty(); }
+  double& operator[](uint64_t i) { return values_[i]; }
+  double operator[](uint64_t i) const { return values_[i]; }
+  void swap(Float64Values& other) noexcept {
+    values_.swap(other.values_);
+    std::swap(charge_, other.charge_);
+  }
+
+ private:
+  memory::Charge charge_;
+  std::vector<double> values_;
+};
+
+// ctx.inputs[i], or an absent view past the end of the inputs.
+inline const TensorView& InputOrAbsent(const KernelContext& ctx, size_t i) {
+  static const TensorView kAbsent;
+  return i < ctx.inputs.size() ? ctx.inputs[i] : kAbsent;
+}
+
+inline double Dot(const double* a, const double* b, uint64_t n) {
+  double sum = -0.0;  // the identity of IEEE addition: keeps a sum of -0 terms -0
+  for (uint64_t i = 0; i < n; ++i) sum += a[i] * b[i];
+  return sum;
+}
 
 }  // namespace webnn::ops::ref
