@@ -120,7 +120,10 @@ std::vector<uint32_t> RandomShape(std::mt19937_64& rng, uint32_t rank, uint32_t 
 namespace {
 std::map<std::string, HostTensor> RunOn(const MLContextOptions& options, const std::vector<InputSpec>& specs,
                                         const std::vector<std::vector<std::byte>>& data, const GraphBody& body) {
-  MLContext ctx = ML::createContext(options);
+  // Strict placement: the kernel tests measure the device itself.
+  MLContextOptions strict = options;
+  strict.strictPlacement = true;
+  MLContext ctx = ML::createContext(strict);
   MLGraphBuilder builder(ctx);
   std::vector<MLOperand> operands;
   for (size_t i = 0; i < specs.size(); ++i) {

@@ -119,8 +119,9 @@ bool RecordUnsupported(MLDeviceType device, const std::string& reason);
 // count, for each device that refused cases; empty when none did.
 std::string UnsupportedSummary();
 
+// Strict placement: the kernel tests measure the device itself.
 inline MLContext Context(MLDeviceType device = MLDeviceType::kReference) {
-  return ML::createContext({.device = device});
+  return ML::createContext({.device = device, .strictPlacement = true});
 }
 
 // Builds a graph: `body` receives the builder and the input operands (created

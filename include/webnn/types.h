@@ -86,7 +86,10 @@ enum class MLGruWeightLayout { kZrn, kRzn };
 enum class MLLstmWeightLayout { kIofg, kIfgo };
 
 // MLPowerPreference with "fallback" from MLComputePolicy (webnn PR #923).
-enum class MLPowerPreference { kDefault, kHighPerformance, kLowPower, kFallback };
+// The compute policy (webnn#923's MLComputePolicy; the spec's power
+// preference plus "fallback": maximum compatibility, for checking numerics,
+// and webnn#934's "low-latency": real-time work).
+enum class MLPowerPreference { kDefault, kHighPerformance, kLowPower, kFallback, kLowLatency };
 
 // Extension: which of our devices runs a context. kAuto picks gpu when
 // `accelerated` and Vulkan is usable, else cpu, else reference.

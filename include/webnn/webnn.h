@@ -80,12 +80,20 @@ struct MLContextOptions {
   // The latency hint of the context's work, unless a graph or a dispatch
   // gives its own.
   MLLatencyHint latencyHint = MLLatencyHint::kDefault;
+  // Placement (webnn#934's "strict" hint): a node whose op or data types the
+  // context's device does not run goes to a fallback device (cpu, then
+  // reference), with copies between device memories where needed; see
+  // MLGraph::placement(). Strict: build() fails instead, with a
+  // NotSupportedError naming the node, its op and the type the device lacks.
+  bool strictPlacement = false;
 };
 
 // build()'s options (extension).
 struct MLGraphOptions {
   // The graph's dispatches' latency hint (overrides the context's).
   std::optional<MLLatencyHint> latencyHint;
+  // Overrides MLContextOptions::strictPlacement for this graph.
+  std::optional<bool> strictPlacement;
 };
 
 // dispatch()'s options (extension).
@@ -120,6 +128,25 @@ struct MLGraphMemoryPlan {
   uint64_t arenaBytes = 0;         // the arena: intermediates share it by lifetime
   uint64_t intermediateBytes = 0;  // every intermediate at its (maximum) size, summed
   uint64_t intermediateCount = 0;
+};
+
+// Where a compiled graph's nodes run (MLGraph::placement(); webnn#934's
+// effective policy).
+struct MLNodePlacement {
+  std::string op;     // after graph passes (fused nodes have their own names)
+  std::string label;
+  MLDeviceType device = MLDeviceType::kAuto;
+};
+struct MLGraphPlacement {
+  // The context's power preference when every node runs on its device;
+  // kFallback when some run on a fallback device.
+  MLPowerPreference effectivePolicy = MLPowerPreference::kDefault;
+  MLDeviceType device = MLDeviceType::kAuto;  // the context's device
+  std::vector<MLNodePlacement> nodes;          // in the order they run
+  // Copies between device memories per dispatch, and their bytes at the
+  // graph's maximum shapes.
+  uint32_t transfers = 0;
+  uint64_t transferBytes = 0;
 };
 
 struct MLContextLostInfo {
@@ -237,6 +264,8 @@ class WEBNN_EXPORT MLGraph {
   std::string deviceName() const;
   // The arena's planned bytes against the sum of the intermediates' sizes.
   MLGraphMemoryPlan memoryPlan() const;
+  // Which device runs each node.
+  MLGraphPlacement placement() const;
 
   explicit MLGraph(std::shared_ptr<internal::GraphImpl> impl) : impl_(std::move(impl)) {}
   const std::shared_ptr<internal::GraphImpl>& impl() const { return impl_; }

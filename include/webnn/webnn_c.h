@@ -87,6 +87,7 @@ typedef enum WNNPowerPreference {
   WNNPowerPreference_HighPerformance = 1,
   WNNPowerPreference_LowPower = 2,
   WNNPowerPreference_Fallback = 3,
+  WNNPowerPreference_LowLatency = 4,
   WNNPowerPreference_Force32 = 0x7FFFFFFF
 } WNNPowerPreference;
 
@@ -282,6 +283,9 @@ typedef struct WNNContextOptions {
   /* Raw bytes streamed constants may hold at once before they are packed
    * (MLContextOptions::constantStagingLimit); 0 = the default, 64 MiB. */
   uint64_t constantStagingLimit;
+  /* A node the device does not run fails the build instead of running on a
+   * fallback device (MLContextOptions::strictPlacement). */
+  WNNBool strictPlacement;
 } WNNContextOptions;
 
 typedef struct WNNDeviceInfo {

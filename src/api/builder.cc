@@ -225,7 +225,10 @@ MLGraph MLGraphBuilder::build(const MLNamedOperands& outputs, const MLGraphOptio
   g->latency_hint = graph_options.latencyHint;
   const MLContextOptions& options = impl_->context->options();
   graph::CompileGraph(*g, impl_->context->device_ptr(), impl_->context->ledger(),
-                      {.graph_passes = options.graphPasses, .nhwc_layout = options.nhwcLayout}, ir, named);
+                      {.graph_passes = options.graphPasses,
+                       .nhwc_layout = options.nhwcLayout,
+                       .strict_placement = graph_options.strictPlacement.value_or(options.strictPlacement)},
+                      ir, named);
   impl_->context->Register(g);
   return MLGraph(g);
 }

@@ -163,7 +163,12 @@ MLContext ML::createContext(const MLContextOptions& options) {
   if (options.memoryLimit && *options.memoryLimit == 0)
     throw TypeError("createContext: memoryLimit is 0; leave it unset for no limit");
   std::shared_ptr<ops::Device> device = scheduler::ChooseDevice(options);
-  return MLContext(std::make_shared<ContextImpl>(options, device));
+  // The low-latency policy puts the context's work on the latency queue
+  // unless it says otherwise.
+  MLContextOptions effective = options;
+  if (options.powerPreference == MLPowerPreference::kLowLatency && options.latencyHint == MLLatencyHint::kDefault)
+    effective.latencyHint = MLLatencyHint::kLow;
+  return MLContext(std::make_shared<ContextImpl>(effective, device));
 }
 
 std::vector<MLDeviceInfo> ML::devices() {

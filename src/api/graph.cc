@@ -124,6 +124,22 @@ MLGraphMemoryPlan MLGraph::memoryPlan() const {
   return {g.executable->arena_bytes(), g.executable->intermediate_bytes(), g.executable->intermediate_count()};
 }
 
+MLGraphPlacement MLGraph::placement() const {
+  const GraphImpl& g = G(impl_);
+  if (!g.executable) throw InvalidStateError("placement: the graph is destroyed");
+  const scheduler::Executable& e = *g.executable;
+  const scheduler::Placement& p = e.placement();
+  MLGraphPlacement out;
+  out.device = p.devices[0]->type();
+  out.effectivePolicy = p.fell_back() ? MLPowerPreference::kFallback : g.context->options().powerPreference;
+  for (size_t s = 0; s < e.program().steps.size(); ++s)
+    out.nodes.push_back({std::string(ops::OpName(e.program().steps[s].op)), e.program().steps[s].label,
+                         p.devices[p.step_device[s]]->type()});
+  out.transfers = static_cast<uint32_t>(e.transfer_count());
+  out.transferBytes = e.transfer_bytes();
+  return out;
+}
+
 void MLContext::bindConstants(const MLGraph& graph, const std::map<std::string, MLBufferSource>& constants) {
   GraphImpl& g = G(graph.impl());
   if (g.context != impl_) throw TypeError("bindConstants: the graph belongs to another context");

@@ -260,7 +260,7 @@ WNNContext wnnML_createContext(const WNNContextOptions* options, WNNError error)
   return Guard<WNNContext>(error, nullptr, [&] {
     MLContextOptions o;
     if (options) {
-      if (options->powerPreference > WNNPowerPreference_Fallback)
+      if (options->powerPreference > WNNPowerPreference_LowLatency)
         throw TypeError(StrCat("createContext: ", static_cast<uint32_t>(options->powerPreference),
                                " is not a WNNPowerPreference"));
       o.powerPreference = static_cast<MLPowerPreference>(options->powerPreference);
@@ -271,6 +271,7 @@ WNNContext wnnML_createContext(const WNNContextOptions* options, WNNError error)
       o.nhwcLayout = options->nhwcLayout != 0;
       if (options->memoryLimit != 0) o.memoryLimit = options->memoryLimit;
       if (options->constantStagingLimit != 0) o.constantStagingLimit = options->constantStagingLimit;
+      o.strictPlacement = options->strictPlacement != 0;
     }
     auto c = std::make_unique<WNNContextImpl>();
     c->context = ML::createContext(o);

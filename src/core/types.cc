@@ -65,7 +65,7 @@ WEBNN_ENUM_TO_STRING(MLRecurrentNetworkActivation, "relu", "sigmoid", "tanh")
 WEBNN_ENUM_TO_STRING(MLRecurrentNetworkDirection, "forward", "backward", "both")
 WEBNN_ENUM_TO_STRING(MLGruWeightLayout, "zrn", "rzn")
 WEBNN_ENUM_TO_STRING(MLLstmWeightLayout, "iofg", "ifgo")
-WEBNN_ENUM_TO_STRING(MLPowerPreference, "default", "high-performance", "low-power", "fallback")
+WEBNN_ENUM_TO_STRING(MLPowerPreference, "default", "high-performance", "low-power", "fallback", "low-latency")
 WEBNN_ENUM_TO_STRING(MLDeviceType, "auto", "reference", "cpu", "gpu")
 WEBNN_ENUM_TO_STRING(MLMemoryCategory, "constants (raw)", "constants (packed)", "intermediates", "workspace", "tensors",
                      "staging")

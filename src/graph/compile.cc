@@ -30,21 +30,42 @@ void CompileGraph(CompiledGraph& g, const std::shared_ptr<ops::Device>& device_p
   g.value_of_operand = lowered.value_of_operand;
 
   ops::Device& device = *device_ptr;
-  std::vector<std::shared_ptr<ops::DeviceBuffer>> constants(lowered.program.values.size());
-  for (size_t v = 0; v < lowered.program.values.size(); ++v) {
+  const ops::Program& program = lowered.program;
+  scheduler::Placement placement =
+      scheduler::PlaceProgram(program, device_ptr, scheduler::FallbackDevices(device), options.strict_placement);
+  // The devices reading each value.
+  const size_t devices = placement.devices.size();
+  std::vector<std::vector<bool>> read_on(program.values.size(), std::vector<bool>(devices, false));
+  for (size_t s = 0; s < program.steps.size(); ++s)
+    for (int32_t v : program.steps[s].inputs)
+      if (v >= 0) read_on[v][placement.step_device[s]] = true;
+  std::vector<std::vector<std::shared_ptr<ops::DeviceBuffer>>> constants(
+      devices, std::vector<std::shared_ptr<ops::DeviceBuffer>>(program.values.size()));
+  for (size_t v = 0; v < program.values.size(); ++v) {
     const Operand& o = ir->operand(lowered.operand_of_value[v]);
     if (o.kind == Operand::Kind::kInput) g.inputs[o.name] = lowered.operand_of_value[v];
     if (o.kind != Operand::Kind::kConstant) continue;
-    if (o.constant->host) {
-      constants[v] = device.ConstantBuffer(o.constant->host, ledger);
-    } else if (o.constant->tensor_buffer) {
-      constants[v] = o.constant->tensor_buffer;
-    } else {
+    if (!o.constant->host && !o.constant->tensor_buffer)
       g.weightless[o.constant->weightless_label] = {static_cast<int32_t>(v)};
+    for (size_t d = 0; d < devices; ++d) {
+      if (!read_on[v][d]) continue;
+      ops::Device& on = *placement.devices[d];
+      if (o.constant->host) {
+        constants[d][v] = on.ConstantBuffer(o.constant->host, ledger);
+        continue;
+      }
+      // A constant tensor or a weightless constant is bound on the context's
+      // device: a device with other memory would need its own copy.
+      if (!scheduler::SameMemory(on, device))
+        throw NotSupportedError(StrCat("build: ", o.constant->tensor_buffer ? "a constant tensor" : "weightless constant '",
+                                       o.constant->weightless_label, o.constant->tensor_buffer ? "" : "'",
+                                       " is read by a node placed on the ", on.name(), " device, whose memory is not the ",
+                                       device.name(), " device's; that is not supported yet"));
+      if (o.constant->tensor_buffer) constants[d][v] = o.constant->tensor_buffer;
     }
   }
   try {
-    g.executable = std::make_shared<scheduler::Executable>(device_ptr, std::move(lowered.program),
+    g.executable = std::make_shared<scheduler::Executable>(std::move(placement), std::move(lowered.program),
                                                            std::move(constants), ledger);
   } catch (const MLException&) {
     throw;

@@ -14,6 +14,7 @@
 #include "memory/ledger.h"
 #include "ops/device.h"
 #include "scheduler/executable.h"
+#include "scheduler/placement.h"
 #include "scheduler/run.h"
 
 namespace webnn::graph {
@@ -21,6 +22,9 @@ namespace webnn::graph {
 struct CompileOptions {
   bool graph_passes = true;  // MLContextOptions::graphPasses
   bool nhwc_layout = false;  // MLContextOptions::nhwcLayout
+  // MLGraphOptions::strictPlacement: a node the device does not run is a
+  // NotSupportedError, not a node on a fallback device.
+  bool strict_placement = false;
 };
 
 struct CompiledGraph {
@@ -41,8 +45,11 @@ struct CompiledGraph {
   std::map<std::string, Weightless> weightless;
 };
 
-// Fills `g`: passes, lowering, constants, Executable. Errors are the spec's
-// (QuotaExceededError for memory, OperationError for a failed compilation).
+// Fills `g`: passes, lowering, placement (steps `device` does not run go to a
+// fallback device, scheduler::PlaceProgram), constants on each device that
+// reads them, Executable. Errors are the spec's (NotSupportedError for a step
+// no device runs, QuotaExceededError for memory, OperationError for a failed
+// compilation).
 void CompileGraph(CompiledGraph& g, const std::shared_ptr<ops::Device>& device,
                   const std::shared_ptr<memory::Ledger>& ledger, const CompileOptions& options,
                   std::shared_ptr<const Graph> ir, const std::map<std::string, OperandId>& outputs);

@@ -279,7 +279,9 @@ Comparison CompareElement(const Element& got, const uint16_t* got_half, const El
 
 void RunConformanceCase(const Json& test, const VectorOptions& options, VectorReport& report) {
   const std::string name = test.at("name").get<std::string>();
-  MLContext ctx = ML::createContext({.device = options.device});
+  // Strict placement: a case measures the device itself (one it lacks is
+  // unsupported, not run on a fallback device).
+  MLContext ctx = ML::createContext({.device = options.device, .strictPlacement = true});
   MLGraphBuilder builder(ctx);
   std::map<std::string, MLOperand> env;
   std::map<std::string, TensorData> inputs;
@@ -405,7 +407,7 @@ struct ValidationCase {
   int next_input = 0;
 
   explicit ValidationCase(MLDeviceType device)
-      : ctx(ML::createContext({.device = device})), same(ctx),
+      : ctx(ML::createContext({.device = device, .strictPlacement = true})), same(ctx),
         max_tensor_bytes(ctx.opSupportLimits().maxTensorByteLength) {}
 
   MLGraphBuilder& Builder(const Json& where) {

@@ -138,6 +138,9 @@ class Device {
   virtual std::shared_ptr<DeviceBuffer> ConstantBuffer(std::shared_ptr<const memory::ConstantBytes> data,
                                                        const std::shared_ptr<memory::Ledger>& ledger);
   virtual bool SharesConstantBytes() const { return false; }
+  // Its buffers are host memory (host_data()): another host-memory device
+  // reads and writes them in place, without a copy.
+  virtual bool HostMemory() const { return false; }
 
   // `constants` holds, for each constant value of `program`, its buffer (others
   // null; a constant without bytes yet is null too and bound later with

@@ -45,6 +45,7 @@ class HostDevice : public Device {
   std::shared_ptr<DeviceBuffer> ConstantBuffer(std::shared_ptr<const memory::ConstantBytes> data,
                                                const std::shared_ptr<memory::Ledger>& ledger) override;
   bool SharesConstantBytes() const override { return true; }
+  bool HostMemory() const override { return true; }
   std::unique_ptr<DeviceProgram> Compile(const Program& program,
                                          std::span<const std::shared_ptr<DeviceBuffer>> constants,
                                          const std::shared_ptr<memory::Ledger>& ledger) override;

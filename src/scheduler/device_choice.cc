@@ -14,7 +14,10 @@ std::shared_ptr<ops::Device> ChooseDevice(const MLContextOptions& options) {
       // "fallback": maximum compatibility, for checking numerics.
       device = ops::FindDevice(MLDeviceType::kReference);
     } else {
-      const bool gpu_first = options.accelerated && options.powerPreference != MLPowerPreference::kLowPower;
+      // "low-latency" (webnn#934): the cpu, which starts work without a
+      // submission to another device and a wait for it.
+      const bool gpu_first = options.accelerated && options.powerPreference != MLPowerPreference::kLowPower &&
+                             options.powerPreference != MLPowerPreference::kLowLatency;
       std::vector<MLDeviceType> order = gpu_first
                                             ? std::vector{MLDeviceType::kGpu, MLDeviceType::kCpu, MLDeviceType::kReference}
                                             : std::vector{MLDeviceType::kCpu, MLDeviceType::kGpu, MLDeviceType::kReference};

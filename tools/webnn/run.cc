@@ -32,6 +32,26 @@ double Ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(
 
 // "62 steps: conv2d 40, fusedElementwise 12, ..." for the compiled program
 // (after the device's graph passes), most frequent first.
+// "policy default, every step on cpu", or the steps on each device, the
+// ones on fallback devices named, and the copies between device memories.
+std::string PlacementSummary(const MLGraph& graph) {
+  const MLGraphPlacement p = graph.placement();
+  std::string out = "policy " + std::string(ToString(p.effectivePolicy));
+  std::map<MLDeviceType, size_t> counts;
+  for (const MLNodePlacement& node : p.nodes) ++counts[node.device];
+  if (counts.size() <= 1) return out + ", every step on " + std::string(ToString(p.device));
+  for (const auto& [device, count] : counts) out += ", " + std::to_string(count) + " on " + std::string(ToString(device));
+  std::string moved;
+  size_t shown = 0;
+  for (const MLNodePlacement& node : p.nodes) {
+    if (node.device == p.device || shown++ >= 8) continue;
+    moved += (moved.empty() ? "" : ", ") + node.op + (node.label.empty() ? "" : " '" + node.label + "'");
+  }
+  if (shown > 8) moved += ", ...";
+  return out + " (" + moved + "); " + std::to_string(p.transfers) + " copies between device memories per dispatch (" +
+         std::to_string(p.transferBytes) + " bytes)";
+}
+
 std::string ProgramSummary(const MLGraph& graph) {
   std::map<std::string, int> counts;
   for (uint32_t n : graph.impl()->nodes) ++counts[std::string(ops::OpName(graph.impl()->ir->nodes()[n].op))];
@@ -204,6 +224,11 @@ void Usage() {
       "  --iterations N          time N dispatches after one warm-up (default 1)\n"
       "  --staging-limit BYTES   MLContextOptions::constantStagingLimit: raw bytes streamed weights may\n"
       "                          hold at once before they are packed (default 64 MiB)\n"
+      "  --policy NAME           compute policy (MLContextOptions::powerPreference): default,\n"
+      "                          high-performance, low-power, fallback, low-latency; with --device auto\n"
+      "                          it picks the device\n"
+      "  --strict-placement      fail to build if the device does not run a node, instead of running it\n"
+      "                          on a fallback device (MLContextOptions::strictPlacement)\n"
       "  --memory-limit BYTES    MLContextOptions::memoryLimit: going over it is a QuotaExceededError\n"
       "  --memory                print the context's current and peak bytes per category and device,\n"
       "                          the process's peak RSS and the arena's plan (also when over the limit)\n");
@@ -244,6 +269,18 @@ int Run(const Args& args) {
       context_options.graphPasses = false;
     } else if (a == "--nhwc-layout") {
       context_options.nhwcLayout = true;
+    } else if (a == "--policy") {
+      const std::string& name = value();
+      bool known = false;
+      for (MLPowerPreference p : {MLPowerPreference::kDefault, MLPowerPreference::kHighPerformance,
+                                  MLPowerPreference::kLowPower, MLPowerPreference::kFallback,
+                                  MLPowerPreference::kLowLatency})
+        if (name == ToString(p)) context_options.powerPreference = p, known = true;
+      if (!known)
+        throw std::invalid_argument("--policy: unknown policy '" + name +
+                                    "' (default, high-performance, low-power, fallback, low-latency)");
+    } else if (a == "--strict-placement") {
+      context_options.strictPlacement = true;
     } else if (a == "--weights") {
       load.weights_path = value();
     } else if (a == "--stream-weights") {
@@ -306,6 +343,7 @@ int RunGraph(MLContext& context, const std::string& graph_path, const io::GraphL
               loaded.name.empty() ? "" : (loaded.name + ")").c_str(), context.deviceName().c_str());
   std::printf("load + build: %.2f ms\n", Ms(t1 - t0));
   std::printf("program: %s\n", ProgramSummary(loaded.graph).c_str());
+  std::printf("placement: %s\n", PlacementSummary(loaded.graph).c_str());
 
   // Inputs: concrete shapes (dynamic dims from --dim or maxSize) and data.
   std::mt19937_64 rng(seed);

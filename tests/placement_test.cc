@@ -1,0 +1,159 @@
+// Placement across devices (issue 10): steps the context's device does not
+// run go to a fallback device, with copies between device memories; the
+// graph reports where each node runs; strict placement refuses instead.
+//
+// The cpu and reference devices run every op, so the tests make a device
+// "lack" an op with scheduler::ScopedStepFilterForTesting. On the gpu
+// (lavapipe in CI) a fallback to cpu crosses device memories.
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "ops/device.h"
+#include "scheduler/placement.h"
+#include "test_util.h"
+#include "webnn/webnn.h"
+
+using namespace webnn;
+using namespace webnn::test;
+
+namespace {
+
+constexpr MLOperandDataType F32 = MLOperandDataType::kFloat32;
+
+// Every device runs what it runs, but `device` refuses `op`.
+scheduler::StepFilter Lacks(MLDeviceType device, const std::string& op) {
+  return [device, op](const ops::Device& d, const ops::Program& program, const ops::ProgramStep& step) {
+    if (d.type() == device && ops::OpName(step.op) == op) return false;
+    return scheduler::DeviceRunsStep(d, program, step);
+  };
+}
+
+std::vector<float> Iota(size_t n, float scale) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = scale * (static_cast<float>(i % 17) - 8.0f);
+  return v;
+}
+
+MLBufferSource View(const std::vector<float>& v) {
+  return MLBufferSource(std::span<const std::byte>(reinterpret_cast<const std::byte*>(v.data()), v.size() * 4));
+}
+
+struct Result {
+  std::vector<float> y, z;
+  MLGraphPlacement placement;
+};
+
+// y = neg(a + b) * a, then z = neg(y) + (a + b): neg runs twice, and a + b
+// (made before the first neg) is read again after the second, so a value
+// crosses from the first segment to the third.
+Result Run(const MLContextOptions& options, const MLGraphOptions& graph_options = {}) {
+  const uint32_t n = 1000;
+  MLContext ctx = ML::createContext(options);
+  MLGraphBuilder b(ctx);
+  MLOperand a = b.input("a", {F32, {n}});
+  MLOperand w = b.constant({F32, {n}}, View(Iota(n, 0.25f)));
+  MLOperand sum = b.add(a, w, {.label = "sum"});
+  MLOperand y = b.mul(b.neg(sum, {.label = "neg1"}), a, {.label = "product"});
+  MLOperand z = b.add(b.neg(y, {.label = "neg2"}), sum, {.label = "skip"});
+  MLGraph graph = b.build({{"y", y}, {"z", z}}, graph_options);
+  MLTensor at = ctx.createTensor({F32, {n}, false, true});
+  MLTensor yt = ctx.createTensor({F32, {n}, true, false});
+  MLTensor zt = ctx.createTensor({F32, {n}, true, false});
+  const std::vector<float> input = Iota(n, 0.5f);
+  ctx.writeTensor(at, View(input));
+  ctx.dispatch(graph, {{"a", at}}, {{"y", yt}, {"z", zt}});
+  Result r;
+  for (auto [tensor, out] : {std::pair{&yt, &r.y}, std::pair{&zt, &r.z}}) {
+    const std::vector<std::byte> bytes = ctx.readTensor(*tensor);
+    out->resize(bytes.size() / 4);
+    std::memcpy(out->data(), bytes.data(), bytes.size());
+  }
+  r.placement = graph.placement();
+  return r;
+}
+
+size_t CountOn(const MLGraphPlacement& p, MLDeviceType device) {
+  size_t count = 0;
+  for (const MLNodePlacement& node : p.nodes) count += node.device == device;
+  return count;
+}
+
+}  // namespace
+
+TEST_CASE("placement: every node on the context's device when it runs them all", "[placement]") {
+  const Result r = Run({.device = MLDeviceType::kCpu, .graphPasses = false});
+  CHECK(r.placement.device == MLDeviceType::kCpu);
+  CHECK(r.placement.effectivePolicy == MLPowerPreference::kDefault);
+  CHECK(r.placement.nodes.size() == 5);
+  CHECK(CountOn(r.placement, MLDeviceType::kCpu) == 5);
+  CHECK(r.placement.transfers == 0);
+}
+
+TEST_CASE("placement: ops the device lacks run on the fallback, results unchanged", "[placement]") {
+  const Result alone = Run({.device = MLDeviceType::kCpu, .graphPasses = false});
+  scheduler::ScopedStepFilterForTesting lacks(Lacks(MLDeviceType::kCpu, "neg"));
+  const Result placed = Run({.device = MLDeviceType::kCpu, .graphPasses = false});
+  // Both negs on reference (the next fallback after cpu), the rest on cpu:
+  // four segments, host memory on both sides, so no copies.
+  CHECK(placed.placement.effectivePolicy == MLPowerPreference::kFallback);
+  for (const MLNodePlacement& node : placed.placement.nodes) {
+    INFO(node.op << " '" << node.label << "'");
+    CHECK(node.device == (node.op == "neg" ? MLDeviceType::kReference : MLDeviceType::kCpu));
+  }
+  CHECK(placed.placement.transfers == 0);
+  // add, neg and mul of float32 are exact on both devices.
+  CHECK(placed.y == alone.y);
+  CHECK(placed.z == alone.z);
+}
+
+TEST_CASE("placement: strict placement refuses, naming the node, the op and the device", "[placement]") {
+  scheduler::ScopedStepFilterForTesting lacks(Lacks(MLDeviceType::kCpu, "neg"));
+  const std::string context_strict =
+      ErrorName([] { Run({.device = MLDeviceType::kCpu, .graphPasses = false, .strictPlacement = true}); });
+  CHECK(context_strict == "NotSupportedError");
+  const std::string message = ErrorMessage(
+      [] { Run({.device = MLDeviceType::kCpu, .graphPasses = false}, {.strictPlacement = true}); });
+  CHECK_THAT(message, Catch::Contains("neg 'neg1'") && Catch::Contains("cpu device") && Catch::Contains("strict"));
+  // The graph's option overrides the context's.
+  CHECK(Run({.device = MLDeviceType::kCpu, .graphPasses = false, .strictPlacement = true},
+            {.strictPlacement = false})
+            .placement.effectivePolicy == MLPowerPreference::kFallback);
+}
+
+TEST_CASE("placement: an op no device runs is a NotSupportedError", "[placement]") {
+  scheduler::ScopedStepFilterForTesting lacks(
+      [](const ops::Device& d, const ops::Program& program, const ops::ProgramStep& step) {
+        return ops::OpName(step.op) != "neg" && scheduler::DeviceRunsStep(d, program, step);
+      });
+  CHECK_THAT(ErrorMessage([] { Run({.device = MLDeviceType::kCpu, .graphPasses = false}); }),
+             Catch::Contains("neg 'neg1'") && Catch::Contains("nor does any other device"));
+}
+
+TEST_CASE("placement: a fallback across device memories copies values both ways", "[placement][gpu]") {
+  if (!ops::FindDevice(MLDeviceType::kGpu)) {
+    WARN("skipped: no gpu device (" << ops::WhyUnavailable(MLDeviceType::kGpu) << ")");
+    return;
+  }
+  const Result alone = Run({.device = MLDeviceType::kGpu, .graphPasses = false});
+  scheduler::ScopedStepFilterForTesting lacks(Lacks(MLDeviceType::kGpu, "neg"));
+  const Result placed = Run({.device = MLDeviceType::kGpu, .graphPasses = false});
+  CHECK(CountOn(placed.placement, MLDeviceType::kCpu) == 2);
+  CHECK(CountOn(placed.placement, MLDeviceType::kGpu) == 3);
+  // Into cpu memory: sum for neg1, y for neg2; back to the gpu: neg1's and
+  // neg2's results. 4 copies of 1000 floats.
+  CHECK(placed.placement.transfers == 4);
+  CHECK(placed.placement.transferBytes == 4 * 4000);
+  CHECK(placed.y == alone.y);
+  CHECK(placed.z == alone.z);
+}
+
+TEST_CASE("placement: the low-latency policy runs on the cpu and is the graph's effective policy", "[placement]") {
+  MLContext ctx = ML::createContext({.powerPreference = MLPowerPreference::kLowLatency});
+  CHECK(ctx.deviceType() == MLDeviceType::kCpu);
+  const Result r = Run({.powerPreference = MLPowerPreference::kLowLatency});
+  CHECK(r.placement.device == MLDeviceType::kCpu);
+  CHECK(r.placement.effectivePolicy == MLPowerPreference::kLowLatency);
+}
