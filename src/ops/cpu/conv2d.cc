@@ -200,10 +200,11 @@ struct PhaseLayout {
 };
 
 // Scratch for `planes` floats of phase planes and the slack after them
-// (zeroed).
+// (zeroed); none for no planes.
 struct PhasePlanes {
   memory::Scratch<float> buf;
-  PhasePlanes(size_t planes, const PhaseLayout& l) : buf(planes + l.slack(), "conv2d: padded input planes") {
+  PhasePlanes(size_t planes, const PhaseLayout& l)
+      : buf(planes ? planes + l.slack() : 0, "conv2d: padded input planes") {
     std::fill(buf.begin() + planes, buf.end(), 0.0f);
   }
   float* data() const { return buf.data(); }
@@ -390,7 +391,7 @@ std::vector<float> PackBias(const PackedFilter& p, const TensorView& bias) {
 }
 
 memory::WorkspaceSize Conv2dWorkspace(const Conv2dAttrs& attrs, const Conv2dGeometry& g, const PackedFilter* pf,
-                                      bool f16, uint64_t input_elements, uint64_t output_elements);
+                                      bool exact, bool f16, uint64_t input_elements, uint64_t output_elements);
 
 std::shared_ptr<const void> PrepareConv2d(const PrepareContext& ctx) {
   const auto& attrs = AttrsAs<Conv2dAttrs>(ctx.attrs);
@@ -400,12 +401,13 @@ std::shared_ptr<const void> PrepareConv2d(const PrepareContext& ctx) {
   const bool f16 = input.type == DataType::kFloat16;
   const uint64_t out_elements = ctx.outputs[0].elements();
   if (!filter.present()) {  // not a constant: packed per dispatch
-    ctx.workspace = Conv2dWorkspace(attrs, g, nullptr, f16, input.elements(), out_elements);
+    ctx.workspace = Conv2dWorkspace(attrs, g, nullptr, ctx.static_shapes, f16, input.elements(), out_elements);
     return nullptr;
   }
   auto prepared = std::make_shared<Conv2dPrepared>();
   prepared->filter = PackFilter(attrs, filter, g);
-  ctx.workspace = Conv2dWorkspace(attrs, g, &*prepared->filter, f16, input.elements(), out_elements);
+  ctx.workspace =
+      Conv2dWorkspace(attrs, g, &*prepared->filter, ctx.static_shapes, f16, input.elements(), out_elements);
   if (const TensorView* bias = OptionalInput(ctx.inputs, 2))
     prepared->bias = PackBias(*prepared->filter, *bias);
   ctx.prepared_bytes += prepared->filter->weights.capacity() * sizeof(float) +
@@ -978,11 +980,12 @@ void RunIgemmNchw(const KernelContext& ctx, const Conv2dGeometry& g, const Packe
   RunIgemmNhwc(ctx, g, pf, bias, ep, xt.data(), yt.data(), y);
 }
 
-// What RunConv2d takes from the workspace (the allocations above), for `g`
-// and every smaller geometry: for each path the filter may take (the one
-// packed, or with a filter packed per dispatch, any), each of its modes.
+// What RunConv2d takes from the workspace (the allocations above) for `g`:
+// `exact` (static shapes), the path and mode `g` takes; else for every
+// smaller geometry too, so for each path the filter may take (the one
+// packed, or with a filter packed per dispatch, any) each of its modes.
 memory::WorkspaceSize Conv2dWorkspace(const Conv2dAttrs& attrs, const Conv2dGeometry& g, const PackedFilter* pf,
-                                      bool f16, uint64_t input_elements, uint64_t output_elements) {
+                                      bool exact, bool f16, uint64_t input_elements, uint64_t output_elements) {
   memory::WorkspaceSize ws;
   if (f16) ws.AddShared<float>(input_elements), ws.AddShared<float>(output_elements);
   const Tiling& t = GetTiling();
@@ -992,6 +995,7 @@ memory::WorkspaceSize Conv2dWorkspace(const Conv2dAttrs& attrs, const Conv2dGeom
   const bool nhwc = attrs.inputLayout == MLInputOperandLayout::kNhwc;
   std::vector<Path> paths;
   if (pf) paths = {pf->path};
+  else if (exact) paths = {ChoosePath(attrs, g)};
   else if (depthwise) paths = {nhwc ? Path::kDepthwiseNhwc : Path::kDepthwiseNchw};
   else if (nhwc) paths = {Path::kIgemmNhwc};
   else paths = {Path::kDirectNchw, Path::kIgemmNchw};
@@ -1008,23 +1012,28 @@ memory::WorkspaceSize Conv2dWorkspace(const Conv2dAttrs& attrs, const Conv2dGeom
   for (const Path path : paths) {
     memory::WorkspaceSize w;
     switch (path) {
-      case Path::kDepthwiseNchw:
+      case Path::kDepthwiseNchw: {
+        const bool copy = g.stride_h != 1 || g.stride_w != 1 || g.pad_top || g.pad_bottom || g.pad_left || g.pad_right;
+        if (exact && !copy) break;  // reads the planes in place
         w.AddPerWorker<float>(l.channel() + l.slack());
         w.AddPerWorker<float>(RowFloats(l));
         break;
+      }
       case Path::kDepthwiseNhwc:
         w.AddPerWorker<const float*>(std::max<size_t>(g.kernel_h, size_t{g.out_w} * taps));
         w.AddPerWorker<float>(RoundUp(g.out_channels, t.lanes) + 64);
         break;
       case Path::kDirectNchw: {
-        // Bands (wide rows), or the whole input padded: either may run at a
-        // smaller shape than this one.
+        // Input read in place, in bands (wide rows) or padded whole, as
+        // RunDirectNchw chooses; a smaller shape may choose another.
+        const bool in_place = DirectInPlace(g, t);
+        const bool bands = !in_place && UseRowMode(g.out_w, l.wq, t.lanes);
         const PhaseLayout lb = BandLayout(g, l);
-        w.AddPerWorker<float>(size_t{g.in_channels / g.groups} * lb.channel() + lb.slack());
-        w.AddPerWorker<float>(RowFloats(l));
+        if (!exact || bands) w.AddPerWorker<float>(size_t{g.in_channels / g.groups} * lb.channel() + lb.slack());
+        if (!exact || !in_place) w.AddPerWorker<float>(RowFloats(l));
         w.AddPerWorker<uint8_t>(taps * conv::kDirectMaskBytesPerTap);
         w.AddPerWorker<uint8_t>(taps);
-        w.AddShared<float>(size_t{g.in_channels} * l.channel() + l.slack());
+        if (!exact || (!in_place && !bands)) w.AddShared<float>(size_t{g.in_channels} * l.channel() + l.slack());
         break;
       }
       case Path::kIgemmNchw:

@@ -164,7 +164,8 @@ std::vector<float> PackBias(const TensorView& bias) {
 }
 
 memory::WorkspaceSize ConvTranspose2dWorkspace(const ConvTranspose2dAttrs& attrs, const ConvTranspose2dGeometry& g,
-                                               bool f16, uint64_t input_elements, uint64_t output_elements);
+                                               bool exact, bool f16, uint64_t input_elements,
+                                               uint64_t output_elements);
 
 std::shared_ptr<const void> PrepareConvTranspose2d(const PrepareContext& ctx) {
   const auto& attrs = AttrsAs<ConvTranspose2dAttrs>(ctx.attrs);
@@ -172,7 +173,7 @@ std::shared_ptr<const void> PrepareConvTranspose2d(const PrepareContext& ctx) {
   const TensorView& filter = ctx.inputs[1];
   if (attrs.groups != 0)
     ctx.workspace = ConvTranspose2dWorkspace(attrs, ComputeConvTranspose2dGeometry(attrs, input.shape, filter.shape),
-                                             input.type == DataType::kFloat16, input.elements(),
+                                             ctx.static_shapes, input.type == DataType::kFloat16, input.elements(),
                                              ctx.outputs[0].elements());
   if (!filter.present() || attrs.groups == 0) return nullptr;
   const uint32_t in_channels = attrs.filterLayout == MLConvTranspose2dFilterOperandLayout::kIohw ? filter.shape[0]
@@ -402,14 +403,17 @@ void RunPixelShuffleNchw(const KernelContext& ctx, const ConvTranspose2dGeometry
 }
 
 // What RunConvTranspose2d takes from the workspace (the allocations above)
-// for `g` and every smaller geometry, on either path.
+// for `g`: `exact` (static shapes), on the path `g` takes; else for every
+// smaller geometry too, so on either path.
 memory::WorkspaceSize ConvTranspose2dWorkspace(const ConvTranspose2dAttrs& attrs, const ConvTranspose2dGeometry& g,
-                                               bool f16, uint64_t input_elements, uint64_t output_elements) {
+                                               bool exact, bool f16, uint64_t input_elements,
+                                               uint64_t output_elements) {
   memory::WorkspaceSize ws;
   const bool nchw = attrs.inputLayout == MLInputOperandLayout::kNchw;
   if (f16) ws.AddShared<float>(input_elements), ws.AddShared<float>(output_elements);
   memory::WorkspaceSize shuffle, general;
-  if (nchw && IsPixelShuffle(g)) {
+  const bool pixel_shuffle = nchw && IsPixelShuffle(g);
+  if (pixel_shuffle) {
     const size_t m = size_t{g.out_channels} * 4;
     // A band's columns: band rows * w <= max(w, 48K / m).
     const size_t cols = std::max<size_t>(g.in_w, (192 * 1024 / sizeof(float)) / m);
@@ -417,12 +421,18 @@ memory::WorkspaceSize ConvTranspose2dWorkspace(const ConvTranspose2dAttrs& attrs
     shuffle.AddPerWorker<float>(m * cols);
     AddGemmWorkspace(shuffle, m, cols, g.in_channels, /*b_packed=*/false, /*b_transposed=*/false, /*in_body=*/true);
   }
-  const size_t ncols = Ncols(g);
-  const size_t pixels = size_t{g.in_h} * g.in_w;
-  if (nchw) general.AddShared<float>(input_elements), general.AddShared<float>(output_elements);
-  general.AddShared<float>(std::min(pixels * ncols, std::max<size_t>(size_t{g.in_w} * ncols, size_t{1} << 19)));
-  general.AddShared<const float*>(pixels);
-  if (nchw) general.AddPerWorker<float>(size_t{g.out_w} * g.out_channels);
+  if (!exact || !pixel_shuffle) {
+    const size_t ncols = Ncols(g);
+    const size_t pixels = size_t{g.in_h} * g.in_w;
+    // nchw: the input as nhwc, then rows gathered nhwc per worker (rows
+    // that do not overlap) or the whole output as nhwc.
+    const bool rows_in_place = RowsDoNotOverlap(g);
+    if (nchw) general.AddShared<float>(input_elements);
+    if (nchw && (!exact || !rows_in_place)) general.AddShared<float>(output_elements);
+    if (nchw && (!exact || rows_in_place)) general.AddPerWorker<float>(size_t{g.out_w} * g.out_channels);
+    general.AddShared<float>(std::min(pixels * ncols, std::max<size_t>(size_t{g.in_w} * ncols, size_t{1} << 19)));
+    general.AddShared<const float*>(pixels);
+  }
   general.Max(shuffle);
   ws.shared += general.shared;
   ws.per_worker += general.per_worker;

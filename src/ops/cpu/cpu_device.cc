@@ -86,7 +86,11 @@ class CpuDevice final : public HostDevice {
     if (!k) throw NotSupportedError(core::StrCat("cpu: no kernel for ", OpName(step.op), " with these data types"));
     CompiledStep compiled{k->run, nullptr};
     if (k->prepare) {
-      const cpu::PrepareContext prepare{step.op, *step.attrs, inputs, outputs};
+      cpu::PrepareContext prepare{step.op, *step.attrs, inputs, outputs};
+      for (int pass = 0; pass < 2; ++pass)
+        for (int32_t v : pass ? step.outputs : step.inputs)
+          if (v >= 0)
+            for (const core::Dim& d : program.values[v].desc.shape) prepare.static_shapes &= d.IsStatic();
       compiled.prepared = k->prepare(prepare);
       compiled.prepared_bytes = prepare.prepared_bytes;
       compiled.packed_inputs = prepare.packed_inputs;

@@ -33,8 +33,12 @@ struct PrepareContext {
   // data (it may then be null). The device releases a constant's bytes once
   // every step reading it has packed it.
   mutable uint32_t packed_inputs = 0;
+  // Every operand's shape is static: the step runs at exactly these shapes
+  // (else they are upper bounds, and a run may take another path).
+  bool static_shapes = true;
   // The scratch the kernel takes while it runs (memory::Scratch), for these
-  // (maximum) shapes: the program's workspace holds the largest step's.
+  // shapes (and, unless static_shapes, every smaller one): the program's
+  // workspace holds the largest step's.
   mutable memory::WorkspaceSize workspace;
 };
 // Returns what the kernel receives as KernelContext::prepared (packed weights,

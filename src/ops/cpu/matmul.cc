@@ -75,26 +75,36 @@ struct MatmulPlan {
   }
 };
 
-// The float32 product for every output matrix. `b` is the unpacked B, used
-// when `prepared` is null.
-void MatmulF32(const MatmulPlan& plan, const float* a, const float* b, const MatmulPrepared* prepared,
-               const GemmEpilogue& epilogue, float* out, core::ParallelFor& parallel) {
-  const size_t m = plan.m, n = plan.n, k = plan.k;
+// How MatmulF32 runs the products: when B is one matrix shared by every
+// batch and A's batches are contiguous, folded into one [batch * M, K] x
+// [K, N] product; below ~4 MFLOP per product, one product per thread; else
+// one after another, each split over the threads.
+enum class MatmulRun { kFolded, kOnePerThread, kOneAfterAnother };
+MatmulRun HowToRun(const MatmulPlan& plan) {
   const size_t batches = plan.a_index.size();
   bool shared_b = true, contiguous_a = true;
   for (size_t i = 0; i < batches; ++i) {
     shared_b &= plan.b_index[i] == plan.b_index[0];
     contiguous_a &= plan.a_index[i] == i;
   }
+  if (shared_b && contiguous_a) return MatmulRun::kFolded;
+  return batches > 1 && 2.0 * plan.m * plan.n * plan.k < 4e6 ? MatmulRun::kOnePerThread : MatmulRun::kOneAfterAnother;
+}
+
+// The float32 product for every output matrix. `b` is the unpacked B, used
+// when `prepared` is null.
+void MatmulF32(const MatmulPlan& plan, const float* a, const float* b, const MatmulPrepared* prepared,
+               const GemmEpilogue& epilogue, float* out, core::ParallelFor& parallel) {
+  const size_t m = plan.m, n = plan.n, k = plan.k;
+  const size_t batches = plan.a_index.size();
+  const MatmulRun how = HowToRun(plan);
   const GemmOptions plain;
   auto product = [&](size_t rows, const float* pa, size_t bi, float* pc, core::ParallelFor& par) {
     if (prepared) GemmF32(rows, n, k, pa, k, prepared->b[bi], pc, n, epilogue, plain, par);
     else GemmF32(rows, n, k, pa, k, b + bi * k * n, n, false, pc, n, epilogue, plain, par);
   };
-  if (shared_b && contiguous_a) return product(batches * m, a, plan.b_index[0], out, parallel);
-  // Below ~4 MFLOP per product, give each thread whole products.
-  const bool per_thread = batches > 1 && 2.0 * m * n * k < 4e6;
-  if (per_thread) {
+  if (how == MatmulRun::kFolded) return product(batches * m, a, plan.b_index[0], out, parallel);
+  if (how == MatmulRun::kOnePerThread) {
     const size_t grain = std::max<size_t>(1, static_cast<size_t>(1e6 / (2.0 * m * n * k + 1)));
     parallel.Run(batches, grain, [&](size_t i0, size_t i1) {
       core::SerialFor serial;
@@ -172,12 +182,17 @@ memory::WorkspaceSize MatmulWorkspace(const PrepareContext& ctx, bool b_packed) 
     ws.AddShared<float>(out.elements());
   }
   // MatmulF32 runs one folded product, or products one per thread, or one
-  // after another: room for the largest.
+  // after another: the one these shapes take (static shapes), else room for
+  // the largest.
   const size_t batches = plan.a_index.size();
+  const MatmulRun how = HowToRun(plan);
   memory::WorkspaceSize folded, per_thread, each;
-  AddGemmWorkspace(folded, batches * plan.m, plan.n, plan.k, b_packed, false, /*in_body=*/false);
-  AddGemmWorkspace(per_thread, plan.m, plan.n, plan.k, b_packed, false, /*in_body=*/true);
-  AddGemmWorkspace(each, plan.m, plan.n, plan.k, b_packed, false, /*in_body=*/false);
+  if (!ctx.static_shapes || how == MatmulRun::kFolded)
+    AddGemmWorkspace(folded, batches * plan.m, plan.n, plan.k, b_packed, false, /*in_body=*/false);
+  if (!ctx.static_shapes || how == MatmulRun::kOnePerThread)
+    AddGemmWorkspace(per_thread, plan.m, plan.n, plan.k, b_packed, false, /*in_body=*/true);
+  if (!ctx.static_shapes || how == MatmulRun::kOneAfterAnother)
+    AddGemmWorkspace(each, plan.m, plan.n, plan.k, b_packed, false, /*in_body=*/false);
   folded.Max(per_thread);
   folded.Max(each);
   ws.shared += folded.shared;
