@@ -8,6 +8,11 @@
 //       JOBS.json: [{"model": M, "inputs": {NAME: FILE.npy}, "out": DIR}, ...]; one process for many runs
 //   node scripts/ort_run.js bench MODEL.onnx --input NAME=FILE.npy ... --threads N [--iterations 20] [--warmup 5]
 //       prints {"threads", "iterations", "median_ms", "min_ms", "max_ms"} as JSON
+//   node scripts/ort_run.js mix --rt MODEL --rt-input NAME=FILE.npy --rate HZ --deadline MS
+//                              --bulk MODEL --bulk-input NAME=FILE.npy --threads N [--seconds 10] [--alone]
+//       `webnn mix`'s scenario with two ONNX Runtime sessions in one process (ORT has no
+//       priorities): the rt model at HZ against its deadline while the bulk model runs back to
+//       back; --alone first runs each by itself. Prints webnn mix's lines.
 //
 // onnxruntime-node is looked up in $ORT_NODE_MODULES (default bench/peers/node_modules,
 // installed by `npm install --ignore-scripts onnxruntime-node` there).
@@ -125,10 +130,90 @@ async function runOne(ort, model, inputs, outDir, threads) {
   return Object.keys(results);
 }
 
+function percentile(sorted, p) {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : NaN;
+}
+
+// One scenario: the rt session dispatched every 1000/rate ms (a dispatch due
+// while the last one runs waits for it; latency counts from when it was due),
+// the bulk session back to back; either may be left out.
+async function mixRound(rt, bulk, a, seconds) {
+  const end = Date.now() + seconds * 1000;
+  const lat = [];
+  let bulkRuns = 0;
+  const bulkLoop = (async () => {
+    if (!bulk) return;
+    while (Date.now() < end) {
+      await bulk.s.run(bulk.f);
+      ++bulkRuns;
+    }
+  })();
+  const rtLoop = (async () => {
+    if (!rt) return;
+    const period = 1000 / a.rate;
+    let due = performance.now();
+    while (Date.now() < end) {
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      await rt.s.run(rt.f);
+      lat.push(performance.now() - due);
+      due += period;
+      if (performance.now() > due + period) due = performance.now();  // fell behind: skip the missed slots
+    }
+  })();
+  await Promise.all([bulkLoop, rtLoop]);
+  const lines = [];
+  if (rt) {
+    lat.sort((x, y) => x - y);
+    const missed = lat.filter((x) => x > a.deadline).length;
+    lines.push(`job rt: ${lat.length} dispatches, p50 ${percentile(lat, 0.5).toFixed(2)} ms, p99 ` +
+               `${percentile(lat, 0.99).toFixed(2)} ms, max ${lat[lat.length - 1].toFixed(2)} ms, ${missed} missed deadlines`);
+  }
+  if (bulk) lines.push(`job bulk: ${bulkRuns} dispatches, ${(bulkRuns / seconds).toFixed(1)}/s`);
+  return lines;
+}
+
+async function mix(ort, argv) {
+  const a = {rtInputs: {}, bulkInputs: {}, rate: 100, deadline: 5, threads: 2, seconds: 10, alone: false};
+  for (let i = 0; i < argv.length; ++i) {
+    const flag = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length) throw new Error(`${flag} needs a value`);
+      return argv[++i];
+    };
+    const input = (into) => {
+      const v = value();
+      const eq = v.lastIndexOf('=');
+      into[v.slice(0, eq)] = v.slice(eq + 1);
+    };
+    if (flag === '--rt') a.rt = value();
+    else if (flag === '--rt-input') input(a.rtInputs);
+    else if (flag === '--bulk') a.bulk = value();
+    else if (flag === '--bulk-input') input(a.bulkInputs);
+    else if (flag === '--rate') a.rate = Number(value());
+    else if (flag === '--deadline') a.deadline = Number(value());
+    else if (flag === '--threads') a.threads = Number(value());
+    else if (flag === '--seconds') a.seconds = Number(value());
+    else if (flag === '--alone') a.alone = true;
+    else throw new Error(`mix: unknown option ${flag}`);
+  }
+  if (!a.rt || !a.bulk) throw new Error('mix: needs --rt MODEL and --bulk MODEL');
+  const rt = {s: await session(ort, a.rt, a.threads), f: feeds(ort, a.rtInputs)};
+  const bulk = {s: await session(ort, a.bulk, a.threads), f: feeds(ort, a.bulkInputs)};
+  for (let i = 0; i < 3; ++i) await rt.s.run(rt.f), await bulk.s.run(bulk.f);  // warm-up
+  if (a.alone) {
+    process.stdout.write('alone:\n');
+    for (const line of [...await mixRound(rt, null, a, a.seconds), ...await mixRound(null, bulk, a, a.seconds)])
+      process.stdout.write(`  ${line}\n`);
+    process.stdout.write('together:\n');
+  }
+  for (const line of await mixRound(rt, bulk, a, a.seconds)) process.stdout.write(`  ${line}\n`);
+}
+
 async function main() {
   const [cmd, ...rest] = process.argv.slice(2);
   if (!cmd || cmd === '--help' || cmd === '-h') {
-    process.stdout.write(fs.readFileSync(__filename, 'utf8').split('\n').slice(1, 15).map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
+    process.stdout.write(fs.readFileSync(__filename, 'utf8').split('\n').slice(1, 20).map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
     return 0;
   }
   let ort;
@@ -171,8 +256,10 @@ async function main() {
       threads: a.threads, iterations: a.iterations, median_ms: times[Math.floor(times.length / 2)],
       min_ms: times[0], max_ms: times[times.length - 1],
     }) + '\n');
+  } else if (cmd === 'mix') {
+    await mix(ort, rest);
   } else {
-    throw new Error(`unknown command ${cmd} (run, jobs, bench)`);
+    throw new Error(`unknown command ${cmd} (run, jobs, bench, mix)`);
   }
   return 0;
 }
