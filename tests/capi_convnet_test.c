@@ -142,6 +142,19 @@ int main(int argc, char** argv) {
   wnnGraphBuilder_release(builder);
   EXPECT(wnnGraph_inputCount(graph) == 1 && wnnGraph_outputCount(graph) == 2);
 
+  /* Every node on the context's device (each device runs the whole net). */
+  WNNGraphPlacement placement;
+  if (!Check(wnnGraph_placement(graph, &placement, error), error, "placement")) return 1;
+  EXPECT(placement.device == device && placement.effectivePolicy == WNNPowerPreference_Default);
+  EXPECT(placement.nodeCount > 0 && placement.transfers == 0 && placement.transferBytes == 0);
+  for (size_t i = 0; i < placement.nodeCount; ++i) {
+    WNNPlacedNode node;
+    if (!Check(wnnGraph_getPlacedNode(graph, i, &node, error), error, "getPlacedNode")) return 1;
+    EXPECT(node.device == device && node.op[0] != 0 && node.label != NULL);
+  }
+  WNNPlacedNode past;
+  EXPECT(wnnGraph_getPlacedNode(graph, placement.nodeCount, &past, error) == WNNErrorType_TypeError);
+
   /* Run twice, the second time on other input values. */
   for (int round = 0; round < 2; ++round) {
     if (round == 1)

@@ -420,6 +420,25 @@ typedef struct WNNGraphMemoryPlan {
   uint64_t intermediateCount;
 } WNNGraphMemoryPlan;
 WNN_EXPORT WNNErrorType wnnGraph_memoryPlan(WNNGraph graph, WNNGraphMemoryPlan* plan, WNNError error);
+/* Where the graph's nodes run (MLGraph::placement()): the effective policy
+ * (the context's power preference, or _Fallback once a node runs on a
+ * fallback device), the context's device, the node count, and the copies
+ * between device memories per dispatch. */
+typedef struct WNNGraphPlacement {
+  WNNPowerPreference effectivePolicy;
+  WNNDeviceType device;
+  size_t nodeCount;
+  uint32_t transfers;
+  uint64_t transferBytes;
+} WNNGraphPlacement;
+WNN_EXPORT WNNErrorType wnnGraph_placement(WNNGraph graph, WNNGraphPlacement* placement, WNNError error);
+/* Node `index` in the order the nodes run; its strings live as long as the graph handle. */
+typedef struct WNNPlacedNode {
+  const char* op;
+  const char* label;
+  WNNDeviceType device;
+} WNNPlacedNode;
+WNN_EXPORT WNNErrorType wnnGraph_getPlacedNode(WNNGraph graph, size_t index, WNNPlacedNode* node, WNNError error);
 
 /* ---- Graph files (webnn-graph JSON; docs/GRAPH_FORMAT.md) ----------------------- */
 typedef struct WNNGraphLoadOptions {

@@ -631,6 +631,36 @@ WNNErrorType wnnGraph_memoryPlan(WNNGraph graph, WNNGraphMemoryPlan* plan, WNNEr
   });
 }
 
+namespace {
+const MLGraphPlacement& PlacementOf(WNNGraph graph, const char* f) {
+  MLGraph& g = GraphOf(graph, f);
+  if (!graph->placement) graph->placement = g.placement();
+  return *graph->placement;
+}
+}  // namespace
+
+WNNErrorType wnnGraph_placement(WNNGraph graph, WNNGraphPlacement* placement, WNNError error) {
+  return GuardStatus(error, [&] {
+    const char* f = "placement";
+    const MLGraphPlacement& p = PlacementOf(graph, f);
+    RequireNonNull(placement, f, "placement");
+    *placement = WNNGraphPlacement{static_cast<WNNPowerPreference>(p.effectivePolicy), FromDeviceType(p.device),
+                                   p.nodes.size(), p.transfers, p.transferBytes};
+  });
+}
+
+WNNErrorType wnnGraph_getPlacedNode(WNNGraph graph, size_t index, WNNPlacedNode* node, WNNError error) {
+  return GuardStatus(error, [&] {
+    const char* f = "getPlacedNode";
+    const MLGraphPlacement& p = PlacementOf(graph, f);
+    RequireNonNull(node, f, "node");
+    if (index >= p.nodes.size())
+      throw TypeError(StrCat(f, ": index ", index, " is past the graph's ", p.nodes.size(), " nodes"));
+    const MLNodePlacement& n = p.nodes[index];
+    *node = WNNPlacedNode{n.op.c_str(), n.label.c_str(), FromDeviceType(n.device)};
+  });
+}
+
 // ---- Graph files ------------------------------------------------------------------------
 WNNGraph wnnLoadGraph(WNNContext context, const char* path, const WNNGraphLoadOptions* options, WNNError error) {
   return Guard<WNNGraph>(error, nullptr, [&] {

@@ -67,6 +67,7 @@ struct WNNGraphImpl {
   std::vector<WNNHeldDescriptor> inputs, outputs;
   std::vector<std::string> unbound;
   std::map<std::string, std::vector<uint32_t>> computedShapes;
+  std::optional<webnn::MLGraphPlacement> placement;  // made by the first placement call
 };
 
 namespace webnn::capi {
