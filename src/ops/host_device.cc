@@ -154,6 +154,7 @@ class HostProgram final : public DeviceProgram {
       if (!is_packed) ++reads_constant_[v];
     }
     steps_[s] = std::move(compiled);
+    need_changed_ = true;
   }
 
   void Unprepare(size_t s) {
@@ -167,6 +168,7 @@ class HostProgram final : public DeviceProgram {
     }
     steps_[s] = {};
     packed_[s].Reset();
+    need_changed_ = true;
   }
 
   // The kernels' scratch for `workers` threads: the largest any step
@@ -175,8 +177,12 @@ class HostProgram final : public DeviceProgram {
   // before any kernel starts. Always set, even empty: scratch a kernel did
   // not declare is an error, not memory of its own.
   memory::Workspace* WorkspaceFor(size_t workers) {
-    memory::WorkspaceSize need;
-    for (const HostDevice::CompiledStep& step : steps_) need.Max(step.workspace);
+    if (need_changed_) {
+      need_ = {};
+      for (const HostDevice::CompiledStep& step : steps_) need_.Max(step.workspace);
+      need_changed_ = false;
+    }
+    const memory::WorkspaceSize& need = need_;
     if (!workspace_ || workspace_->workers() != workers || workspace_->size().shared < need.shared ||
         workspace_->size().per_worker < need.per_worker) {
       workspace_.reset();  // the old one's charge goes first
@@ -193,6 +199,8 @@ class HostProgram final : public DeviceProgram {
   std::shared_ptr<memory::Ledger> ledger_;
   std::map<int32_t, uint32_t> pending_readers_;  // constant value -> steps not prepared yet
   std::map<int32_t, uint32_t> reads_constant_;   // constant value -> prepared steps that read its bytes
+  memory::WorkspaceSize need_;  // the largest step's (recomputed when steps are prepared or undone)
+  bool need_changed_ = true;
   std::unique_ptr<memory::Workspace> workspace_;
 };
 

@@ -15,17 +15,10 @@ uint64_t MaxBytes(const ops::ProgramValue& v) { return ByteLengthFor(v.desc.type
 
 }  // namespace
 
-Executable::Executable(std::shared_ptr<ops::Device> device, ops::Program program,
-                       std::vector<std::shared_ptr<ops::DeviceBuffer>> constants,
-                       std::shared_ptr<memory::Ledger> ledger)
-    // An empty step_device places every step on the one device.
-    : Executable(Placement{{std::move(device)}, {}}, std::move(program), {std::move(constants)}, std::move(ledger)) {}
-
 Executable::Executable(Placement placement, ops::Program program,
                        std::vector<std::vector<std::shared_ptr<ops::DeviceBuffer>>> constants,
                        std::shared_ptr<memory::Ledger> ledger)
     : placement_(std::move(placement)), program_(std::move(program)), ledger_(std::move(ledger)) {
-  if (placement_.step_device.empty()) placement_.step_device.assign(program_.steps.size(), 0);
   constants.resize(placement_.devices.size());
   const size_t n = program_.values.size();
   for (auto& c : constants) c.resize(n);

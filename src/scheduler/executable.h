@@ -32,9 +32,6 @@ class Executable {
   Executable(Placement placement, ops::Program program,
              std::vector<std::vector<std::shared_ptr<ops::DeviceBuffer>>> constants,
              std::shared_ptr<memory::Ledger> ledger);
-  // Everything on `device`.
-  Executable(std::shared_ptr<ops::Device> device, ops::Program program,
-             std::vector<std::shared_ptr<ops::DeviceBuffer>> constants, std::shared_ptr<memory::Ledger> ledger);
 
   // Binds inputs/outputs (`external[v]` for those values, buffers of the
   // context's device), concrete shapes for every value, and runs the program.

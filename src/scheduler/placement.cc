@@ -85,11 +85,4 @@ Placement PlaceProgram(const ops::Program& program, const std::shared_ptr<ops::D
   return p;
 }
 
-Placement PlaceAll(const ops::Program& program, const std::shared_ptr<ops::Device>& device) {
-  Placement p;
-  p.devices.push_back(device);
-  p.step_device.assign(program.steps.size(), 0);
-  return p;
-}
-
 }  // namespace webnn::scheduler

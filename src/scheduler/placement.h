@@ -51,9 +51,6 @@ class ScopedStepFilterForTesting {
 Placement PlaceProgram(const ops::Program& program, const std::shared_ptr<ops::Device>& device,
                        const std::vector<std::shared_ptr<ops::Device>>& fallbacks, bool strict);
 
-// Everything on `device`.
-Placement PlaceAll(const ops::Program& program, const std::shared_ptr<ops::Device>& device);
-
 // Two devices that read each other's buffers in place.
 inline bool SameMemory(const ops::Device& a, const ops::Device& b) {
   return &a == &b || (a.HostMemory() && b.HostMemory());
