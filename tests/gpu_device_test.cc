@@ -11,7 +11,13 @@
 #include "ops/schema.h"
 #include "test_util.h"
 #ifdef WEBNN_HAS_GPU
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
 #include "ops/gpu/gpu_device.h"
+#include "ops/gpu/shader_library.h"
+#include "ops/gpu/vulkan_device.h"
 #endif
 
 using namespace webnn;
@@ -112,5 +118,37 @@ TEST_CASE("gpu device memory exhausted is a QuotaExceededError; the context stay
   REQUIRE(ops::gpu::InjectGpuFault(*ops::FindDevice(MLDeviceType::kGpu), false, /*on_allocation=*/true));
   CHECK(ErrorName([&] { ctx.createTensor({.dataType = F32, .shape = {1024}}); }) == "QuotaExceededError");
   CheckAdd(ctx);
+}
+#endif
+
+#ifdef WEBNN_HAS_GPU
+// The float-controls patch (vulkan_device.h) puts the modes after the entry
+// point and the capabilities first, for every width asked, and spirv-val
+// accepts the result: a malformed module would fail pipeline creation only
+// on the drivers that offer the modes (NVIDIA's), never on lavapipe in CI.
+TEST_CASE("gpu shaders patched for denormals and signed zeros are valid SPIR-V", "[gpu]") {
+  for (const char* name : {"elementwise_binary.f32", "elementwise_unary.f16", "matmul.f32"}) {
+    INFO(name);
+    const std::span<const uint32_t> code = ops::gpu::FindShader(name);
+    REQUIRE(code.size() > 5);
+    CHECK(ops::gpu::WithFloatControls(code, 0, 0) == std::vector<uint32_t>(code.begin(), code.end()));
+    const std::vector<uint32_t> patched = ops::gpu::WithFloatControls(code, 7, 2);
+    // 2 capabilities (2 words each) and 4 execution modes (4 words each).
+    REQUIRE(patched.size() == code.size() + 4 + 16);
+    CHECK(patched[5] == ((2u << 16) | 17u));
+    CHECK(patched[6] == 4464u);  // DenormPreserve
+    CHECK(patched[8] == 4466u);  // SignedZeroInfNanPreserve
+    size_t modes = 0;
+    for (size_t i = 5; i < patched.size(); i += patched[i] >> 16)
+      if ((patched[i] & 0xffffu) == 16u && (patched[i + 2] == 4459u || patched[i + 2] == 4461u)) ++modes;
+    CHECK(modes == 4);
+    if (std::string(WEBNN_SPIRV_VAL).empty()) continue;
+    const auto path = std::filesystem::temp_directory_path() / "webnn_float_controls.spv";
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(patched.data()), static_cast<std::streamsize>(patched.size() * 4));
+    const std::string cmd = std::string(WEBNN_SPIRV_VAL) + " --target-env vulkan1.2 " + path.string();
+    CHECK(std::system(cmd.c_str()) == 0);
+    std::filesystem::remove(path);
+  }
 }
 #endif

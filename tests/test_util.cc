@@ -29,6 +29,23 @@ std::optional<MLDeviceType> ParseDeviceName(const std::string& name) {
 
 void SetDeviceUnderTest(MLDeviceType device) { ChosenDevice() = device; }
 
+bool DeviceKeepsFloat32Denormals() {
+  return ops::FindDevice(DeviceUnderTest())->float_behaviour().float32_denormals;
+}
+
+bool DeviceKeepsNegativeZeroSums(MLOperandDataType type) {
+  return ops::FindDevice(DeviceUnderTest())->float_behaviour().negative_zero_sums.Contains(type);
+}
+
+void FlushFloat32Denormals(std::vector<std::byte>& float32_data) {
+  for (size_t i = 0; i + 4 <= float32_data.size(); i += 4) {
+    uint32_t bits;
+    std::memcpy(&bits, float32_data.data() + i, 4);
+    if ((bits & 0x7f800000u) == 0) bits &= 0x80000000u;
+    std::memcpy(float32_data.data() + i, &bits, 4);
+  }
+}
+
 MLDeviceType DeviceUnderTest() {
   std::optional<MLDeviceType>& device = ChosenDevice();
   if (!device) {

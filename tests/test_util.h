@@ -65,6 +65,15 @@ std::optional<MLDeviceType> ParseDeviceName(const std::string& name);
 // Called by main() once, before any test runs.
 void SetDeviceUnderTest(MLDeviceType device);
 
+// Whether the device under test keeps float32 denormals (ops::FloatBehaviour:
+// an NVIDIA GPU flushes them), and whether its matmul/gemm of `type` gives -0
+// for a sum of -0 products.
+bool DeviceKeepsFloat32Denormals();
+bool DeviceKeepsNegativeZeroSums(MLOperandDataType type);
+// Float32 values below the smallest normal (denormals) replaced by a zero of
+// their sign, in place: what a device that flushes denormals reads and writes.
+void FlushFloat32Denormals(std::vector<std::byte>& float32_data);
+
 // For a [cpu] test whose file shares helpers with the [device] tests:
 // DeviceUnderTest() is `device` while this lives, so those helpers run on the
 // cpu device whatever --device says.

@@ -103,6 +103,19 @@ struct DeviceFusions {
   bool any() const { return epilogues || elementwise_max_inputs > 0; }
 };
 
+// Where a device's float arithmetic departs from the reference's IEEE
+// float32 in ways WPT's tolerances allow: the test suite compares with these
+// in mind, and `webnn info` and the docs say so.
+struct FloatBehaviour {
+  // float32 denormals kept as inputs and results (an NVIDIA GPU's Vulkan
+  // driver flushes them and offers no mode that keeps them).
+  bool float32_denormals = true;
+  // The float types whose matmul and gemm give -0 for a sum of -0 products,
+  // as the reference's dot product does (it starts at -0.0). The cpu kernels
+  // start at +0; so do tensor cores.
+  DataTypeSet negative_zero_sums{MLOperandDataType::kFloat32, MLOperandDataType::kFloat16};
+};
+
 class Device {
  public:
   virtual ~Device() = default;
@@ -119,6 +132,7 @@ class Device {
   virtual bool lost() const { return false; }
   // Features and limits worth printing (`webnn info`); empty when none.
   virtual std::string features() const { return ""; }
+  virtual FloatBehaviour float_behaviour() const { return {}; }
 
   // Data types this device runs for one operand slot of `op` (a subset of the
   // schema's allowed types; empty if it does not run `op`).

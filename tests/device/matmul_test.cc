@@ -136,6 +136,12 @@ TEST_CASE("matmul large products, GEMV and packed-B shapes", "[device][matmul]")
       {{64, 9, 11}, {64, 11, 13}, MLOperandDataType::kFloat32, true},
       {{2, 100, 300}, {2, 300, 120}, MLOperandDataType::kFloat16, true},
       {{1, 700}, {700, 300}, MLOperandDataType::kFloat16, false},
+      // Float16 in whole 16-byte rows (K, N multiples of 8), the words the
+      // cooperative-matrix shader loads directly: tiles of 128 rows and
+      // columns with partial last ones, K past its 32-element steps, batches.
+      {{200, 72}, {72, 264}, MLOperandDataType::kFloat16, true},
+      {{3, 136, 256}, {3, 256, 200}, MLOperandDataType::kFloat16, false},
+      {{129, 1000}, {1000, 128}, MLOperandDataType::kFloat16, false},
   };
   uint64_t seed = 11;
   for (const auto& c : cases) Check(c, seed++);
@@ -144,9 +150,10 @@ TEST_CASE("matmul large products, GEMV and packed-B shapes", "[device][matmul]")
 // The gpu device takes A with at most 16 rows through a column-strip kernel
 // (matmul_vec.comp) instead of its 64x64 tile: whole 16-byte words of B when K
 // is a multiple of 4 and N of 4 (float32) or 8 (float16), one element at a
-// time otherwise; a strip is 512 (float32) or 1024 (float16) columns at M <= 2,
-// 256 or 512 at M = 3..4, 128 or 256 at M = 5..16. These shapes cross each of
-// those edges.
+// time otherwise; on lavapipe a strip is 512 (float32) or 1024 (float16)
+// columns at M <= 2, 256 or 512 at M = 3..4, 128 or 256 at M = 5..16 (a GPU
+// takes narrower strips, down to 32 or 64 columns). These shapes cross each
+// of those edges.
 const std::vector<std::array<uint32_t, 3>> kFewRowShapes = {  // M, K, N
     {1, 1, 1},       {1, 3, 17},    {1, 4, 4},     {1, 17, 3},     {1, 36, 516},  {1, 1025, 129},
     {1, 1028, 1032}, {1, 1028, 1025}, {2, 20, 36}, {3, 64, 100},   {4, 100, 260}, {5, 17, 1},
@@ -217,16 +224,17 @@ TEST_CASE("matmul plus a bias along N (fused where the device runs the passes)",
 
 TEST_CASE("matmul sums of -0 products stay -0", "[device][matmul]") {
   // The ULP comparison counts -0 and +0 as equal; here every zero result must
-  // have the reference's sign. The gpu shaders start the dot product at -0.0
-  // as the reference does; the cpu kernels start at +0 (within WPT's
-  // tolerance), so there is nothing to check on cpu.
+  // have the reference's sign, on the devices whose float behaviour says so:
+  // the gpu shaders start the dot product at -0.0 as the reference does; the
+  // cpu kernels and tensor cores start at +0 (within WPT's tolerance).
   // A is all -0 but for one +0 in its last row (when M > 1), B positive but
   // for one negative value in column 0: the products are -0 except in column
   // 0 and in that last row, whose sums are +0.
-  if (DeviceUnderTest() == MLDeviceType::kCpu) return;
   using T = MLOperandDataType;
   for (const T type : {T::kFloat32, T::kFloat16}) {
-    // M = 20 takes the gpu's 64x64 tile, with K a multiple of its K step and
+    if (!DeviceKeepsNegativeZeroSums(type)) continue;
+    // M = 20 takes the gpu's 64x64 tile (float16: the cooperative-matrix
+    // 128x128 tile where the device has one), with K a multiple of its K step and
     // not (the partial step's padding must keep a -0 sum -0).
     for (const auto& [m, k, n] : std::vector<std::array<uint32_t, 3>>{
              {1, 4, 8}, {2, 7, 5}, {16, 1028, 24}, {1, 1025, 1032}, {20, 32, 70}, {20, 37, 70}}) {

@@ -51,6 +51,8 @@ class CpuDevice final : public HostDevice {
     return core::StrCat("Highway SIMD kernels, target ", hwy::TargetName(targets & -targets));
   }
   bool accelerated() const override { return false; }
+  // The dot products of the gemm microkernels start at +0.
+  FloatBehaviour float_behaviour() const override { return {.negative_zero_sums = {}}; }
   // Every fused form; fusedElementwise chains of any length (its kernel
   // walks the program per cache-sized block).
   DeviceFusions Fusions() const override { return {true, UINT32_MAX, UINT32_MAX}; }

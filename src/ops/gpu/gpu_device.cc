@@ -15,6 +15,16 @@ namespace {
 
 using core::StrCat;
 
+// Whether float16 products run on cooperative matrices: 16x16x16 float16
+// with float32 accumulators in subgroups of 32 (matmul_coopmat.comp's 8 per
+// workgroup), unless WEBNN_GPU_DISABLE names coopmat.
+bool CoopMatF16(const VulkanDevice& device) {
+  const VulkanFeatures& f = device.features();
+  bool shape = false;
+  for (const VulkanFeatures::CoopMatShape& c : f.coopmat_f16_f32) shape |= c.m == 16 && c.n == 16 && c.k == 16;
+  return shape && f.subgroup_size == 32 && !DisabledByEnvironment("coopmat");
+}
+
 std::atomic<uint64_t> next_buffer_serial{1};
 
 class GpuBuffer final : public DeviceBuffer {
@@ -120,7 +130,8 @@ class GpuProgram final : public DeviceProgram {
     for (int32_t id : step.outputs) outs.push_back(operand(id));
     const GpuKernelEntry kernel = FindGpuKernel(step.op);
     if (!kernel.plan) throw NotSupportedError(StrCat("gpu device: no kernel for ", OpName(step.op)));
-    return kernel.plan(GpuStepInfo{step.op, *step.attrs, ins, outs, device_->features().max_storage_buffer_range});
+    return kernel.plan(GpuStepInfo{step.op, *step.attrs, ins, outs, device_->features().max_storage_buffer_range,
+                                   device_->is_cpu(), CoopMatF16(*device_)});
   }
 
   void Record(std::span<const ValueBinding> values) {
@@ -295,6 +306,15 @@ class GpuDevice final : public Device {
     return {true, gpu::kFusedElementwiseMaxInputs, gpu::kFusedElementwiseMaxSteps};
   }
   std::string features() const override { return vulkan_->FeatureSummary(); }
+  FloatBehaviour float_behaviour() const override {
+    FloatBehaviour b;
+    // Float controls keep float32 denormals only where the driver offers the
+    // mode and WEBNN_GPU_DISABLE leaves it on; a CPU implementation keeps them.
+    b.float32_denormals = vulkan_->is_cpu() || ((vulkan_->features().denorm_preserve_widths & 2u) != 0 &&
+                                                !DisabledByEnvironment("float_controls"));
+    if (CoopMatF16(*vulkan_)) b.negative_zero_sums = DataTypeSet{MLOperandDataType::kFloat32};
+    return b;
+  }
   bool lost() const override { return vulkan_->lost(); }
 
   DataTypeSet SupportedTypes(OpKind op, bool is_output, size_t slot) const override {

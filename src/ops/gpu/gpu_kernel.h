@@ -83,6 +83,12 @@ struct GpuStepInfo {
   std::span<const GpuOperand> outputs;
   // The device's maxStorageBufferRange (128 MiB on lavapipe, 4 GiB on most GPUs).
   uint64_t max_binding_bytes = UINT32_MAX;
+  // A CPU implementation (lavapipe): few, large workgroups suit it; a GPU
+  // needs hundreds to fill its multiprocessors.
+  bool cpu_implementation = false;
+  // 16x16x16 float16 cooperative matrices with float32 accumulators
+  // (VK_NV_cooperative_matrix): matmul_coopmat.comp can run.
+  bool coopmat_f16 = false;
 
   // Whether optional input `i` was given.
   bool has_input(size_t i) const { return i < inputs.size() && inputs[i].present; }

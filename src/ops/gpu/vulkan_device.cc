@@ -141,23 +141,75 @@ bool VulkanDevice::Init(std::string* why) {
     return false;
   }
   features_.cooperative_matrix = HasExtension(exts, "VK_KHR_cooperative_matrix");
+  const bool has_coopmat_nv = HasExtension(exts, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
 
   // Features.
   VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
   f11.pNext = &f12;
+  VkPhysicalDeviceCooperativeMatrixFeaturesNV fcm{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
+  if (has_coopmat_nv) f12.pNext = &fcm;
   VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   f2.pNext = &f11;
   vk.vkGetPhysicalDeviceFeatures2(physical_, &f2);
+  // Cooperative matrices (NV): the shapes, when the driver offers them to
+  // compute shaders together with the memory model their SPIR-V declares.
+  const bool coopmat_nv = has_coopmat_nv && fcm.cooperativeMatrix && f12.vulkanMemoryModel &&
+                          f12.shaderFloat16 && f11.storageBuffer16BitAccess;
+  if (coopmat_nv) {
+    auto props_fn = reinterpret_cast<PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV>(
+        vk.vkGetInstanceProcAddr(instance_, "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV"));
+    uint32_t n = 0;
+    if (props_fn && props_fn(physical_, &n, nullptr) == VK_SUCCESS && n) {
+      std::vector<VkCooperativeMatrixPropertiesNV> cm(n, {VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_NV});
+      props_fn(physical_, &n, cm.data());
+      auto type_name = [](VkComponentTypeNV t) -> std::string {
+        switch (t) {
+          case VK_COMPONENT_TYPE_FLOAT16_NV: return "f16";
+          case VK_COMPONENT_TYPE_FLOAT32_NV: return "f32";
+          case VK_COMPONENT_TYPE_SINT8_NV: return "i8";
+          case VK_COMPONENT_TYPE_UINT8_NV: return "u8";
+          case VK_COMPONENT_TYPE_SINT32_NV: return "i32";
+          case VK_COMPONENT_TYPE_UINT32_NV: return "u32";
+          default: return StrCat("type", static_cast<int>(t));
+        }
+      };
+      for (const VkCooperativeMatrixPropertiesNV& p : cm) {
+        features_.coopmat_nv_shapes.push_back(StrCat(p.MSize, "x", p.NSize, "x", p.KSize, " ", type_name(p.AType), "*",
+                                                     type_name(p.BType), "+", type_name(p.CType), "->",
+                                                     type_name(p.DType), p.scope == VK_SCOPE_SUBGROUP_NV ? "" : " (not subgroup)"));
+        if (p.scope == VK_SCOPE_SUBGROUP_NV && p.AType == VK_COMPONENT_TYPE_FLOAT16_NV &&
+            p.BType == VK_COMPONENT_TYPE_FLOAT16_NV && p.CType == VK_COMPONENT_TYPE_FLOAT32_NV &&
+            p.DType == VK_COMPONENT_TYPE_FLOAT32_NV)
+          features_.coopmat_f16_f32.push_back({p.MSize, p.NSize, p.KSize});
+      }
+    }
+  }
   features_.float16 = f12.shaderFloat16 && f11.storageBuffer16BitAccess;
   features_.int8 = f12.shaderInt8 && f12.storageBuffer8BitAccess;
   features_.int16 = f2.features.shaderInt16;
   features_.int64 = f2.features.shaderInt64;
 
+  VkPhysicalDeviceVulkan12Properties p12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
   VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  subgroup.pNext = &p12;
   VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
   p2.pNext = &subgroup;
   vk.vkGetPhysicalDeviceProperties2(physical_, &p2);
+  features_.denorm_preserve_widths = (p12.shaderDenormPreserveFloat16 ? 1u : 0u) |
+                                     (p12.shaderDenormPreserveFloat32 ? 2u : 0u) |
+                                     (p12.shaderDenormPreserveFloat64 ? 4u : 0u);
+  features_.signed_zero_inf_nan_widths = (p12.shaderSignedZeroInfNanPreserveFloat16 ? 1u : 0u) |
+                                         (p12.shaderSignedZeroInfNanPreserveFloat32 ? 2u : 0u) |
+                                         (p12.shaderSignedZeroInfNanPreserveFloat64 ? 4u : 0u);
+  // Where the widths are not independent, every width (NONE) or 16 and 64
+  // together (32_BIT_ONLY) must have the same mode: ask for all or none.
+  if (p12.denormBehaviorIndependence == VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_NONE &&
+      features_.denorm_preserve_widths != 7u)
+    features_.denorm_preserve_widths = 0;
+  if (p12.denormBehaviorIndependence == VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_32_BIT_ONLY &&
+      (features_.denorm_preserve_widths & 5u) != 5u)
+    features_.denorm_preserve_widths &= 2u;
   features_.subgroup_size = subgroup.subgroupSize;
   features_.subgroup_arithmetic = (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
                                   (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT);
@@ -207,6 +259,11 @@ bool VulkanDevice::Init(std::string* why) {
   e12.shaderInt8 = f12.shaderInt8;
   e12.storageBuffer8BitAccess = f12.storageBuffer8BitAccess;
   e12.uniformAndStorageBuffer8BitAccess = f12.uniformAndStorageBuffer8BitAccess;
+  const bool enable_coopmat = !features_.coopmat_f16_f32.empty();
+  e12.vulkanMemoryModel = enable_coopmat;
+  VkPhysicalDeviceCooperativeMatrixFeaturesNV ecm{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
+  ecm.cooperativeMatrix = VK_TRUE;
+  if (enable_coopmat) e12.pNext = &ecm;
   VkPhysicalDeviceVulkan11Features e11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
   e11.storageBuffer16BitAccess = f11.storageBuffer16BitAccess;
   e11.uniformAndStorageBuffer16BitAccess = f11.uniformAndStorageBuffer16BitAccess;
@@ -220,12 +277,12 @@ bool VulkanDevice::Init(std::string* why) {
   // only the compare; a GPU without the feature runs unchecked.
   e2.features.robustBufferAccess = f2.features.robustBufferAccess;
   e2.pNext = &e11;
-  const char* device_exts[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+  const char* device_exts[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME};
   VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   dci.pNext = &e2;
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
-  dci.enabledExtensionCount = 1;
+  dci.enabledExtensionCount = enable_coopmat ? 2 : 1;
   dci.ppEnabledExtensionNames = device_exts;
   r = vk.vkCreateDevice(physical_, &dci, nullptr, &device_);
   if (r != VK_SUCCESS) {
@@ -266,7 +323,7 @@ bool VulkanDevice::Init(std::string* why) {
     return false;
   }
 
-  // Pipeline cache, loaded from WEBNN_GPU_PIPELINE_CACHE when set (saved at exit).
+  // Pipeline cache, loaded from WEBNN_GPU_PIPELINE_CACHE when set (saved as pipelines are made).
   std::vector<char> cache_data;
   if (const char* path = std::getenv("WEBNN_GPU_PIPELINE_CACHE"); path && *path) {
     pipeline_cache_path_ = path;
@@ -318,13 +375,26 @@ std::string VulkanDevice::Description() const {
                 VersionString(properties_.apiVersion), ", driver ", properties_.driverVersion, ")");
 }
 
+namespace {
+// "f16 f32" for a widths mask (bits 0, 1, 2 = 16, 32, 64), "no" for none.
+std::string WidthList(uint32_t widths) {
+  std::string s;
+  for (uint32_t w = 0; w < 3; ++w)
+    if (widths & (1u << w)) s += StrCat(s.empty() ? "f" : " f", 16u << w);
+  return s.empty() ? "no" : s;
+}
+}  // namespace
+
 std::string VulkanDevice::FeatureSummary() const {
   const VulkanFeatures& f = features_;
   return StrCat("float16 ", f.float16 ? "yes" : "no", ", int8 ", f.int8 ? "yes" : "no", ", int64 ",
                 f.int64 ? "yes" : "no", ", subgroup ", f.subgroup_size,
                 f.subgroup_arithmetic ? " (arithmetic)" : "", ", shared memory ", f.max_shared_memory / 1024,
-                " KiB, cooperative matrix ", f.cooperative_matrix ? "yes" : "no", ", timestamps ",
-                f.timestamps ? "yes" : "no", ", unified memory ", f.unified_memory ? "yes" : "no");
+                " KiB, cooperative matrix KHR ", f.cooperative_matrix ? "yes" : "no", ", NV ",
+                f.coopmat_nv_shapes.empty() ? std::string("no") : core::ListToString(f.coopmat_nv_shapes), ", timestamps ",
+                f.timestamps ? "yes" : "no", ", unified memory ", f.unified_memory ? "yes" : "no",
+                ", denormals kept ", WidthList(f.denorm_preserve_widths), ", signed zero/inf/nan kept ",
+                WidthList(f.signed_zero_inf_nan_widths));
 }
 
 core::DataTypeSet VulkanDevice::SupportedTypes() const {
@@ -426,14 +496,72 @@ void VulkanDevice::DestroyBuffer(VulkanBuffer& b) {
   b = VulkanBuffer{};
 }
 
+bool DisabledByEnvironment(std::string_view feature) {
+  static const std::vector<std::string> disabled = [] {
+    std::vector<std::string> list;
+    const char* v = std::getenv("WEBNN_GPU_DISABLE");
+    std::string item;
+    for (const char* c = v ? v : ""; ; ++c) {
+      if (*c == ',' || *c == '\0') {
+        if (!item.empty()) list.push_back(item);
+        item.clear();
+        if (*c == '\0') break;
+      } else if (*c != ' ') {
+        item += *c;
+      }
+    }
+    return list;
+  }();
+  return std::find(disabled.begin(), disabled.end(), feature) != disabled.end();
+}
+
+std::vector<uint32_t> WithFloatControls(std::span<const uint32_t> code, uint32_t denorm_preserve_widths,
+                                        uint32_t signed_zero_inf_nan_widths) {
+  // SPIR-V: a 5-word header, then instructions whose first word is
+  // (word count << 16) | opcode; capabilities come first, execution modes
+  // right after the entry points.
+  constexpr uint32_t kOpEntryPoint = 15, kOpExecutionMode = 16, kOpCapability = 17;
+  constexpr uint32_t kCapDenormPreserve = 4464, kCapSignedZeroInfNanPreserve = 4466;
+  constexpr uint32_t kModeDenormPreserve = 4459, kModeSignedZeroInfNanPreserve = 4461;
+  std::vector<uint32_t> out(code.begin(), code.end());
+  if (code.size() < 5 || (denorm_preserve_widths == 0 && signed_zero_inf_nan_widths == 0)) return out;
+  std::vector<uint32_t> modes, caps;
+  size_t modes_at = 0;
+  for (size_t i = 5; i < code.size();) {
+    const uint32_t words = code[i] >> 16, opcode = code[i] & 0xffffu;
+    if (words == 0 || i + words > code.size()) return out;  // malformed: leave it to the driver's checks
+    if (opcode == kOpEntryPoint) {
+      const uint32_t entry = code[i + 2];
+      for (uint32_t w = 0; w < 3; ++w) {
+        const uint32_t width = 16u << w;
+        if (denorm_preserve_widths & (1u << w)) modes.insert(modes.end(), {(4u << 16) | kOpExecutionMode, entry, kModeDenormPreserve, width});
+        if (signed_zero_inf_nan_widths & (1u << w))
+          modes.insert(modes.end(), {(4u << 16) | kOpExecutionMode, entry, kModeSignedZeroInfNanPreserve, width});
+      }
+      modes_at = i + words;
+    }
+    i += words;
+  }
+  if (modes.empty()) return out;
+  if (denorm_preserve_widths) caps.insert(caps.end(), {(2u << 16) | kOpCapability, kCapDenormPreserve});
+  if (signed_zero_inf_nan_widths) caps.insert(caps.end(), {(2u << 16) | kOpCapability, kCapSignedZeroInfNanPreserve});
+  out.insert(out.begin() + static_cast<std::ptrdiff_t>(modes_at), modes.begin(), modes.end());
+  out.insert(out.begin() + 5, caps.begin(), caps.end());
+  return out;
+}
+
 VkPipeline VulkanDevice::Pipeline(const std::string& shader, const std::vector<uint32_t>& constants) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto key = std::make_pair(shader, constants);
   if (auto it = pipelines_.find(key); it != pipelines_.end()) return it->second;
-  const std::span<const uint32_t> code = FindShader(shader);
-  if (code.empty()) throw NotSupportedError(StrCat("gpu device: this build has no shader '", shader, "'"));
+  const std::span<const uint32_t> embedded = FindShader(shader);
+  if (embedded.empty()) throw NotSupportedError(StrCat("gpu device: this build has no shader '", shader, "'"));
+  const bool float_controls = !DisabledByEnvironment("float_controls");
+  const std::vector<uint32_t> code =
+      WithFloatControls(embedded, float_controls ? features_.denorm_preserve_widths : 0u,
+                        float_controls ? features_.signed_zero_inf_nan_widths : 0u);
   VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  smci.codeSize = code.size_bytes();
+  smci.codeSize = code.size() * 4;
   smci.pCode = code.data();
   VkShaderModule module = VK_NULL_HANDLE;
   VkResult r = vk_->vkCreateShaderModule(device_, &smci, nullptr, &module);
@@ -456,6 +584,9 @@ VkPipeline VulkanDevice::Pipeline(const std::string& shader, const std::vector<u
   if (r != VK_SUCCESS)
     throw OperationError(StrCat("gpu device: creating the pipeline of '", shader, "' failed: ", VkResultName(r)));
   pipelines_[std::move(key)] = pipeline;
+  // Saved as pipelines are made, not at exit: the registry keeps the device
+  // past the driver's own teardown (ops/device.cc), so no destructor runs.
+  SavePipelineCache();
   return pipeline;
 }
 

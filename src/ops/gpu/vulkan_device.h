@@ -31,8 +31,24 @@ struct VulkanFeatures {
   bool timestamps = false;
   float timestamp_period_ns = 0;
   bool cooperative_matrix = false;  // VK_KHR_cooperative_matrix advertised
+  // VK_NV_cooperative_matrix, enabled with the Vulkan memory model its shaders
+  // need (glslang 12, Debian 12's, compiles GL_NV_cooperative_matrix but not
+  // the KHR extension). Every shape the driver offers, as "16x8x16 f16*f16+f32",
+  // for `webnn info`; the f16 x f16 + f32 subgroup shapes the shaders can use.
+  std::vector<std::string> coopmat_nv_shapes;
+  struct CoopMatShape {
+    uint32_t m, n, k;
+  };
+  std::vector<CoopMatShape> coopmat_f16_f32;
   uint64_t min_storage_offset_alignment = 16;
   uint64_t max_storage_buffer_range = 0;
+  // Float controls (Vulkan 1.2): which widths (16, 32, 64 as bits 0, 1, 2) a
+  // shader may ask to keep denormals and to honour signed zeros, infinities
+  // and NaN. Pipeline() asks for both wherever offered: without them an
+  // NVIDIA driver flushed float32 denormals (exp(-100) gave 0) and turned
+  // `x < 0 ? 0 : x` into a max() that drops NaN and -0.
+  uint32_t denorm_preserve_widths = 0;
+  uint32_t signed_zero_inf_nan_widths = 0;
   bool unified_memory = false;  // a device-local memory type that is also host-visible and coherent
 };
 
@@ -43,6 +59,18 @@ struct VulkanBuffer {
   std::byte* mapped = nullptr;
   uint64_t size = 0;
 };
+
+// Whether WEBNN_GPU_DISABLE (a comma-separated list) names `feature`: a
+// switch for A/B measurements and for stepping around a driver's fault.
+// Features: coopmat (float16 products through cooperative matrices) and
+// float_controls (WithFloatControls).
+bool DisabledByEnvironment(std::string_view feature);
+
+// `code` with the float-controls execution modes asked for every entry
+// point: DenormPreserve and SignedZeroInfNanPreserve for the widths (16, 32,
+// 64 as bits 0, 1, 2) in each mask, and their capabilities.
+std::vector<uint32_t> WithFloatControls(std::span<const uint32_t> code, uint32_t denorm_preserve_widths,
+                                        uint32_t signed_zero_inf_nan_widths);
 
 class VulkanDevice {
  public:

@@ -145,7 +145,7 @@ A_CT BinaryOp(uint op, A_CT x, A_CT y) {
     case kMul: return x * y;
     case kDiv:
 #if defined(A_FLOAT)
-      return x / y;
+      return DivIeee(x, y);
 #else
       if (y == A_CT(0)) return A_CT(0);
 #if defined(A_SINT)

@@ -5,6 +5,36 @@
 #ifndef FLOAT_FLOAT_GLSL
 #define FLOAT_FLOAT_GLSL
 
+// x / y rounded to nearest, as the reference's division. Vulkan bounds float
+// division only to 2.5 ULP, for |y| in [2^-126, 2^126], and lets a compiler
+// treat it as x * (1 / y): an H100 gave 0 for 1 / 3e38, inf for 1 / 3e-39,
+// and chains such as e / (1 / y) rounded differently fused and unfused.
+// So: scale y into range by a power of two (exact; a quotient the scaling
+// moves out of range, x * 2^24 infinite or x / 4 denormal, is out of range
+// unscaled too), take the device's quotient q, and correct it once with the
+// exact residual x - q * y (TwoProduct, below): q + residual / y is the
+// rounded quotient but in rare near-halfway cases, whatever q's first
+// rounding was. Past 2^100 the split in TwoProduct could overflow: there the
+// device's quotient stands.
+void TwoProduct(float a, float b, out float hi, out float lo);
+float DivIeee(float x, float y) {
+  const float ay = abs(y);
+  if (ay > 8.50705917e37) {  // 2^126
+    x *= 0.25;
+    y *= 0.25;
+  } else if (ay < 1.17549435e-38 && ay != 0.0) {  // denormal y
+    x *= 16777216.0;  // 2^24
+    y *= 16777216.0;
+  }
+  precise float q = x / y;
+  if (!(abs(q) < 1.26765060e30 && abs(y) < 1.26765060e30 && abs(q) > 1.0e-30 && abs(y) > 1.0e-30)) return q;
+  float p, e;
+  TwoProduct(q, y, p, e);
+  precise float r = (x - p) - e;
+  precise float corrected = q + r / y;
+  return corrected;
+}
+
 // ---- float-float arithmetic (value = x + y): lavapipe's fma() is not fused
 // and it reassociates unless told, so products split (Dekker, 4097) and every
 // rounding-sensitive step is `precise`.

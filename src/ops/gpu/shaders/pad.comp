@@ -50,9 +50,11 @@ void main() {
         } else if (in_dim == 1) {
           c = 0;
         } else {
+          // The reflection is even (c and -c map alike) and periodic; GLSL's
+          // % of a negative int is undefined (an NVIDIA driver took -1 % 14
+          // as unsigned: 3), so fold the sign first.
           const int period = 2 * (in_dim - 1);
-          c %= period;  // GLSL's % of a negative is undefined: fold the sign by hand
-          if (c < 0) c += period;
+          c = abs(c) % period;
           if (c >= in_dim) c = period - c;
         }
       }

@@ -340,7 +340,7 @@ float UnaryFloat(uint op, float x, float alpha, float beta, uint has_bounds, vec
     case kFloor: return floor(x);
     case kLog: return LogF(x);
     case kNeg: return -x;
-    case kReciprocal: return 1.0 / x;
+    case kReciprocal: return DivIeee(1.0, x);
     case kRoundEven: return roundEven(x);
     case kSin: return SinF(x);
     case kSign: {
@@ -373,7 +373,7 @@ float UnaryFloat(uint op, float x, float alpha, float beta, uint has_bounds, vec
       return max(x, 0.0) + Log1pSmall(ExpF(-abs(x)));
     case kSoftsign:
       if (isinf(x)) return x > 0.0 ? 1.0 : -1.0;
-      return x / (1.0 + abs(x));
+      return DivIeee(x, 1.0 + abs(x));  // 1 + |x| may pass 2^126 (DivIeee)
     case kTanh: return TanhF(x);
     default: {  // kClamp: absent or NaN bounds do not clamp; NaN stays NaN
       if ((has_bounds & 1u) != 0u && x < bounds.x) x = bounds.x;
