@@ -61,7 +61,9 @@ BenchGraph& GraphFor(const std::string& key, const CaseGraph& g) {
   return *cache.graph;
 }
 
-void RunCase(benchmark::State& state, const std::string& key, const CaseGraph& graph, double flops, double bytes) {
+// `tensor`: a float16 product, which the cooperative-matrix probe bounds too.
+void RunCase(benchmark::State& state, const std::string& key, const CaseGraph& graph, double flops, double bytes,
+             bool tensor = false) {
   BenchGraph* g = nullptr;
   try {
     g = &GraphFor(key, graph);
@@ -74,6 +76,9 @@ void RunCase(benchmark::State& state, const std::string& key, const CaseGraph& g
   const double n = static_cast<double>(state.iterations());
   if (flops > 0 && peak.fma_gflops > 0)
     state.counters["of_fma_peak"] = benchmark::Counter(flops * n / (peak.fma_gflops * 1e9), benchmark::Counter::kIsRate);
+  if (tensor && flops > 0 && peak.coopmat_f16_gflops > 0)
+    state.counters["of_tensor_peak"] =
+        benchmark::Counter(flops * n / (peak.coopmat_f16_gflops * 1e9), benchmark::Counter::kIsRate);
   if (bytes > 0 && peak.copy_gbps > 0)
     state.counters["of_copy_peak"] = benchmark::Counter(bytes * n / (peak.copy_gbps * 1e9), benchmark::Counter::kIsRate);
 }
@@ -94,7 +99,8 @@ void RegisterAll() {
                  .body = [](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
                    return MLNamedOperands{{"out", b.matmul(in[0], in[1])}};
                  }},
-                c.Flops(), elem * (double(c.m) * c.k + double(c.k) * c.n + double(c.m) * c.n));
+                c.Flops(), elem * (double(c.m) * c.k + double(c.k) * c.n + double(c.m) * c.n),
+                type == MLOperandDataType::kFloat16);
       })->UseRealTime()->Unit(benchmark::kMillisecond);
     }
   }
@@ -156,11 +162,13 @@ int main(int argc, char** argv) {
     return 1;
   }
   webnn::bench::peak = *webnn::ops::gpu::MeasureGpuPeak(*gpu);
-  std::printf("gpu: %s\n  %s\n  probes: FMA %.1f GFLOP/s, copy %.1f GB/s\n", gpu->description().c_str(),
-              gpu->features().c_str(), webnn::bench::peak.fma_gflops, webnn::bench::peak.copy_gbps);
+  std::printf("gpu: %s\n  %s\n  probes: FMA %.1f GFLOP/s, copy %.1f GB/s, float16 cooperative matrix %.1f GFLOP/s\n",
+              gpu->description().c_str(), gpu->features().c_str(), webnn::bench::peak.fma_gflops,
+              webnn::bench::peak.copy_gbps, webnn::bench::peak.coopmat_f16_gflops);
   benchmark::AddCustomContext("gpu", gpu->description());
   benchmark::AddCustomContext("gpu_fma_peak_gflops", std::to_string(webnn::bench::peak.fma_gflops));
   benchmark::AddCustomContext("gpu_copy_peak_gbps", std::to_string(webnn::bench::peak.copy_gbps));
+  benchmark::AddCustomContext("gpu_coopmat_f16_peak_gflops", std::to_string(webnn::bench::peak.coopmat_f16_gflops));
   webnn::bench::RegisterAll();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -40,7 +40,7 @@ GpuPlan Plan(const GpuStepInfo& s) {
   for (int i = 0; i < 6; ++i) d.params.push_back(1);
   for (int i = 0; i < 12; ++i) d.params.push_back(0);
   AddEpilogue(d, attrs.activation, out.type);
-  SetProductShader(d, m, n, 1, out.type);
+  SetProductShader(d, s, m, n, 1, out.type, a_cs == 1 && b_cs == 1);
   return {{d}, {}};
 }
 

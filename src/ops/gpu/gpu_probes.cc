@@ -86,12 +86,36 @@ double ProbeCopy(VulkanDevice& dev) {
   return best;
 }
 
+double ProbeCoopMat(VulkanDevice& dev) {
+  bool has = dev.features().subgroup_size == 32;
+  bool shape = false;
+  for (const VulkanFeatures::CoopMatShape& c : dev.features().coopmat_f16_f32) shape |= c.m == 16 && c.n == 16 && c.k == 16;
+  if (!has || !shape) return 0;
+  uint32_t groups = 64, iterations = 256;
+  VulkanBuffer out = dev.CreateBuffer(uint64_t{16384} * 8 * 256 * 4, false, "the cooperative-matrix probe");
+  VulkanBuffer in = dev.CreateBuffer(512 * 2, false, "the cooperative-matrix probe");
+  const std::vector<VulkanBuffer*> buffers{&out, &in};
+  auto run = [&] { return TimeProbe(dev, "probe_coopmat", buffers, {iterations}, groups); };
+  double ms = run();
+  while (ms < kMinMs) {
+    if (groups < 16384) groups *= 4;
+    else iterations *= 2;
+    ms = run();
+  }
+  // 8 subgroups per workgroup, 8 products of 2 * 16^3 flops per iteration.
+  double best = 0;
+  for (int r = 0; r < kRuns; ++r) best = std::max(best, 8.0 * 8 * 8192 * iterations * groups / (run() * 1e6));
+  dev.DestroyBuffer(out);
+  dev.DestroyBuffer(in);
+  return best;
+}
+
 }  // namespace
 
 std::optional<GpuPeak> MeasureGpuPeak(Device& device) {
   VulkanDevice* dev = VulkanOf(device);
   if (!dev) return std::nullopt;
-  return GpuPeak{ProbeFma(*dev), ProbeCopy(*dev)};
+  return GpuPeak{ProbeFma(*dev), ProbeCopy(*dev), ProbeCoopMat(*dev)};
 }
 
 }  // namespace webnn::ops::gpu

@@ -1,5 +1,5 @@
 // Peak probes of the gpu device, measured by our own shaders
-// (shaders/probe_fma.comp, probe_copy.comp): the denominators of "fraction of
+// (shaders/probe_fma.comp, probe_copy.comp, probe_coopmat.comp): the denominators of "fraction of
 // peak" in the benchmarks, and later inputs of the cost model.
 #pragma once
 
@@ -12,6 +12,9 @@ namespace webnn::ops::gpu {
 struct GpuPeak {
   double fma_gflops = 0;  // float32 FMA throughput, 2 flops per FMA
   double copy_gbps = 0;   // device-memory copy, bytes read + written
+  // float16 cooperative-matrix products with float32 accumulators (the
+  // tensor cores), 2 flops per multiply-add; 0 where the device has none.
+  double coopmat_f16_gflops = 0;
 };
 
 // Best of a few runs of each probe, each sized to take at least ~20 ms of

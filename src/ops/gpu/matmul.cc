@@ -60,14 +60,20 @@ GpuPlan Plan(const GpuStepInfo& s) {
   PushMatrixStrides(d.params, a.shape, batch_rank);
   PushMatrixStrides(d.params, b.shape, batch_rank);
   AddEpilogue(d, AttrsAs<MatmulAttrs>(s.attrs).activation, out.type);
-  SetProductShader(d, m, n, batches, out.type);
+  SetProductShader(d, s, m, n, batches, out.type, true);
   return {{d}, {}};
 }
 
 }  // namespace
 
-void SetProductShader(GpuDispatch& d, uint32_t m, uint32_t n, uint64_t batches, DataType type) {
+void SetProductShader(GpuDispatch& d, const GpuStepInfo& step, uint32_t m, uint32_t n, uint64_t batches,
+                      DataType type, bool rows_contiguous) {
   const uint32_t batch_groups = static_cast<uint32_t>(std::min<uint64_t>(batches, 65535));
+  if (m > kVecMaxRows && type == DataType::kFloat16 && rows_contiguous && step.coopmat_f16) {
+    d.shader = "matmul_coopmat.f16";
+    d.groups = {std::min<uint32_t>((n + 127) / 128, 65535), std::min<uint32_t>((m + 127) / 128, 65535), batch_groups};
+    return;
+  }
   if (m > kVecMaxRows) {
     d.shader = core::StrCat("matmul.", TypeSuffix(type));
     d.groups = {std::min<uint32_t>((n + 63) / 64, 65535), std::min<uint32_t>((m + 63) / 64, 65535), batch_groups};
@@ -77,16 +83,22 @@ void SetProductShader(GpuDispatch& d, uint32_t m, uint32_t n, uint64_t batches, 
   // pipelines). kWords: more words per thread and row of B cost less per
   // element on lavapipe (M = 1: 4, 8, 16 words ~110, ~60, ~47 ms); with
   // more rows, 32 float4 accumulators (kRows * kWords for float32) ran as
-  // fast as more.
+  // fast as more. A GPU needs the workgroups instead: on an H100 16 words
+  // left [1, 4096] x [4096, 4096] with 8 workgroups for 132 multiprocessors
+  // (229 GB/s of ~2.6 TB/s), so there the words shrink (to 1) until there
+  // are kGpuGroups strips.
+  constexpr uint64_t kGpuGroups = 256;
   uint32_t rows = 1;
   while (rows < m) rows *= 2;
-  const uint32_t words = std::clamp<uint32_t>(32 / rows, 4, 16);
+  uint32_t words = std::clamp<uint32_t>(32 / rows, 4, 16);
   const uint32_t word_elements = type == DataType::kFloat16 ? 8 : 4;
-  const uint32_t strip = 8 * words * word_elements;  // columns per workgroup
+  auto strips = [&](uint32_t w) { return (n + 8 * w * word_elements - 1) / (8 * w * word_elements); };
+  if (!step.cpu_implementation)
+    while (words > 1 && uint64_t{strips(words)} * batches < kGpuGroups) words /= 2;
   d.shader = core::StrCat("matmul_vec.", TypeSuffix(type));
   d.constants.resize(2);  // 0 and 1: the epilogue's (AddEpilogue)
   d.constants.insert(d.constants.end(), {rows, words});
-  d.groups = {std::min<uint32_t>((n + strip - 1) / strip, 65535), (m + rows - 1) / rows, batch_groups};
+  d.groups = {std::min<uint32_t>(strips(words), 65535), (m + rows - 1) / rows, batch_groups};
 }
 
 GpuKernelEntry GpuKernel_matmul() { return {&Plan, nullptr}; }
