@@ -103,6 +103,9 @@ struct MLDispatchOptions {
   // From the call: latency work is served earliest deadline first. A hint;
   // nothing fails when it passes.
   std::optional<std::chrono::microseconds> deadline;
+  // Time each step of this dispatch (MLGraph::profile() after it finishes).
+  // On the gpu the steps then run one after another, each behind a barrier.
+  bool profile = false;
 };
 
 // ---- Memory accounting (extension) ------------------------------------------
@@ -147,6 +150,21 @@ struct MLGraphPlacement {
   // graph's maximum shapes.
   uint32_t transfers = 0;
   uint64_t transferBytes = 0;
+};
+
+// One step of a profiled dispatch (MLDispatchOptions::profile,
+// MLGraph::profile()): the compiled program's steps, after graph passes.
+struct MLStepProfile {
+  std::string op;  // fused steps have their own names (fusedElementwise, ...)
+  std::string label;
+  MLDeviceType device = MLDeviceType::kAuto;
+  std::vector<std::vector<uint32_t>> inputShapes, outputShapes;  // at the dispatch's shapes
+  double ms = 0;     // NaN where the device could not time it (a gpu without timestamps)
+  double flops = 0;  // matmul, gemm, conv2d, convTranspose2d: 2 per multiply-add; others 0
+  double bytes = 0;  // every input read once, every output written once
+};
+struct MLGraphProfile {
+  std::vector<MLStepProfile> steps;  // in the order they ran; empty before a profiled dispatch
 };
 
 struct MLContextLostInfo {
@@ -266,6 +284,9 @@ class WEBNN_EXPORT MLGraph {
   MLGraphMemoryPlan memoryPlan() const;
   // Which device runs each node.
   MLGraphPlacement placement() const;
+  // The steps of the last dispatch made with MLDispatchOptions::profile that
+  // has finished (call MLContext::finish() or read an output first).
+  MLGraphProfile profile() const;
 
   explicit MLGraph(std::shared_ptr<internal::GraphImpl> impl) : impl_(std::move(impl)) {}
   const std::shared_ptr<internal::GraphImpl>& impl() const { return impl_; }

@@ -4,6 +4,7 @@
 
 #include "api/impl.h"
 #include "core/strings.h"
+#include "ops/step_cost.h"
 #include "webnn/webnn.h"
 
 namespace webnn {
@@ -140,6 +141,30 @@ MLGraphPlacement MLGraph::placement() const {
   return out;
 }
 
+MLGraphProfile MLGraph::profile() const {
+  const GraphImpl& g = G(impl_);
+  if (!g.executable) throw InvalidStateError("profile: the graph is destroyed");
+  const scheduler::Executable& e = *g.executable;
+  const scheduler::Executable::Profile p = e.last_profile();
+  MLGraphProfile out;
+  if (p.step_ms.empty()) return out;
+  for (size_t s = 0; s < e.program().steps.size(); ++s) {
+    const ops::ProgramStep& step = e.program().steps[s];
+    MLStepProfile sp;
+    sp.op = ops::OpName(step.op);
+    sp.label = step.label;
+    sp.device = e.placement().devices[e.placement().step_device[s]]->type();
+    for (int32_t v : step.inputs) sp.inputShapes.push_back(v < 0 ? std::vector<uint32_t>{} : p.shapes[v]);
+    for (int32_t v : step.outputs) sp.outputShapes.push_back(p.shapes[v]);
+    sp.ms = p.step_ms[s];
+    const ops::StepCost cost = ops::CostOf(e.program(), step, p.shapes);
+    sp.flops = cost.flops;
+    sp.bytes = cost.bytes;
+    out.steps.push_back(std::move(sp));
+  }
+  return out;
+}
+
 void MLContext::bindConstants(const MLGraph& graph, const std::map<std::string, MLBufferSource>& constants) {
   GraphImpl& g = G(graph.impl());
   if (g.context != impl_) throw TypeError("bindConstants: the graph belongs to another context");
@@ -219,7 +244,8 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, con
   std::map<std::string, std::shared_ptr<ops::DeviceBuffer>> input_buffers, output_buffers;
   for (const auto& [name, tensor] : inputs) input_buffers[name] = tensor.impl()->buffer;
   for (const auto& [name, tensor] : outputs) output_buffers[name] = tensor.impl()->buffer;
-  const scheduler::RunBinding run = graph::BindRun(g, input_buffers, output_buffers, operand_shapes);
+  scheduler::RunBinding run = graph::BindRun(g, input_buffers, output_buffers, operand_shapes);
+  run.profile = options.profile;
   std::optional<scheduler::Job::Clock::time_point> deadline;
   if (options.deadline) deadline = scheduler::Job::Clock::now() + *options.deadline;
   std::weak_ptr<ContextImpl> context = impl_;

@@ -78,8 +78,11 @@ struct ValueBinding {
 class DeviceProgram {
  public:
   virtual ~DeviceProgram() = default;
-  // `values` is indexed like Program::values; every value is bound.
-  virtual void Run(std::span<const ValueBinding> values, core::ParallelFor& parallel) = 0;
+  // `values` is indexed like Program::values; every value is bound. A
+  // non-empty `step_ms` (one per step) receives each step's time in
+  // milliseconds: wall time on the host devices, timestamp queries on the
+  // gpu (whose steps then run one after another, each behind a barrier).
+  virtual void Run(std::span<const ValueBinding> values, core::ParallelFor& parallel, std::span<double> step_ms) = 0;
   // Whether runs read constant value `value`'s buffer. False where the program
   // packed the constant at compile time and reads only the packed copy: the
   // caller may then drop the buffer (scheduler::Executable).

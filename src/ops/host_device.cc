@@ -1,6 +1,7 @@
 #include "ops/host_device.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <map>
 #include <new>
@@ -111,11 +112,12 @@ class HostProgram final : public DeviceProgram {
     return pending_readers_.count(static_cast<int32_t>(value)) || reads_constant_.count(static_cast<int32_t>(value));
   }
 
-  void Run(std::span<const ValueBinding> values, core::ParallelFor& parallel) override {
+  void Run(std::span<const ValueBinding> values, core::ParallelFor& parallel, std::span<double> step_ms) override {
     memory::WorkspaceScope workspace(WorkspaceFor(parallel.NumThreads()));
     std::vector<TensorView> inputs, outputs;
     for (size_t s = 0; s < program_.steps.size(); ++s) {
       if (s) parallel.Yield();  // latency work may run between ops of throughput work
+      const auto start = std::chrono::steady_clock::now();
       const ProgramStep& step = program_.steps[s];
       if (!steps_[s].run) throw InvalidStateError(core::StrCat(OpName(step.op), ": a constant it reads has no data"));
       MakeTensorViews(program_, step, values, inputs, outputs);
@@ -129,6 +131,8 @@ class HostProgram final : public DeviceProgram {
                                               step.label.empty() ? "" : " '", step.label,
                                               step.label.empty() ? "" : "'"));
       }
+      if (!step_ms.empty())
+        step_ms[s] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     }
   }
 

@@ -1,6 +1,7 @@
 #include "scheduler/executable.h"
 
 #include <algorithm>
+#include <limits>
 #include <new>
 
 #include "core/strings.h"
@@ -81,6 +82,7 @@ void Executable::BuildSegments(std::vector<std::vector<std::shared_ptr<ops::Devi
       return it->second;
     };
     for (size_t s : steps_of[i]) {
+      seg.steps.push_back(s);
       const ops::ProgramStep& whole_step = program_.steps[s];
       ops::ProgramStep step{whole_step.op, whole_step.label, whole_step.attrs, {}, {}};
       for (int32_t v : whole_step.inputs) step.inputs.push_back(local(v));
@@ -228,8 +230,13 @@ void Executable::Transfer(ops::Device& from_device, ops::DeviceBuffer& from, ops
   to_device.Upload(to, 0, tmp);
 }
 
+Executable::Profile Executable::last_profile() const {
+  std::lock_guard<std::mutex> lock(run_mutex_);
+  return profile_;
+}
+
 void Executable::Run(const std::vector<ops::DeviceBuffer*>& external,
-                     const std::vector<std::vector<uint32_t>>& shapes, core::ParallelFor& parallel) {
+                     const std::vector<std::vector<uint32_t>>& shapes, core::ParallelFor& parallel, bool profile) {
   using Kind = ops::ProgramValue::Kind;
   std::lock_guard<std::mutex> lock(run_mutex_);
   if (unbound_constants_ != 0) throw InvalidStateError("the graph has constants without data");
@@ -240,6 +247,8 @@ void Executable::Run(const std::vector<ops::DeviceBuffer*>& external,
   };
   auto bytes_of = [&](int32_t v) { return ByteLengthFor(program_.values[v].desc.type, core::ElementCount(shapes[v])); };
   std::vector<ops::ValueBinding> bindings;
+  std::vector<double> step_ms, seg_ms;
+  if (profile) step_ms.assign(program_.steps.size(), std::numeric_limits<double>::quiet_NaN());
   for (Segment& seg : segments_) {
     ops::Device& device = *placement_.devices[seg.device];
     for (const Copy& c : seg.copy_in)
@@ -263,10 +272,13 @@ void Executable::Run(const std::vector<ops::DeviceBuffer*>& external,
           break;
       }
     }
-    seg.device_program->Run(bindings, parallel);
+    seg_ms.assign(profile ? seg.steps.size() : 0, 0.0);
+    seg.device_program->Run(bindings, parallel, seg_ms);
+    for (size_t i = 0; i < seg_ms.size(); ++i) step_ms[seg.steps[i]] = seg_ms[i];
     for (const Copy& c : seg.copy_out)
       Transfer(device, *c.local, *placement_.devices[home_[c.value]], *home_buffer(c.value), bytes_of(c.value));
   }
+  if (profile) profile_ = {std::move(step_ms), shapes};
 }
 
 }  // namespace webnn::scheduler

@@ -35,8 +35,18 @@ class Executable {
 
   // Binds inputs/outputs (`external[v]` for those values, buffers of the
   // context's device), concrete shapes for every value, and runs the program.
+  // With `profile`, each step's time is kept (last_profile()).
   void Run(const std::vector<ops::DeviceBuffer*>& external, const std::vector<std::vector<uint32_t>>& shapes,
-           core::ParallelFor& parallel);
+           core::ParallelFor& parallel, bool profile = false);
+
+  // The last profiled run: per step of program() its time in milliseconds
+  // (NaN where its device could not time it) and every value's shape. Empty
+  // before one.
+  struct Profile {
+    std::vector<double> step_ms;
+    std::vector<std::vector<uint32_t>> shapes;
+  };
+  Profile last_profile() const;
 
   const ops::Program& program() const { return program_; }
   // The context's device (placement device 0).
@@ -70,6 +80,7 @@ class Executable {
   struct Segment {
     uint32_t device = 0;                      // index into placement_.devices
     ops::Program program;                     // its own value ids
+    std::vector<size_t> steps;                // its step -> the whole program's
     std::vector<int32_t> whole;               // its value id -> the whole program's
     std::map<int32_t, int32_t> local_id;      // whole value id -> its value id
     std::vector<std::shared_ptr<ops::DeviceBuffer>> constants;  // per value id
@@ -100,7 +111,8 @@ class Executable {
   size_t intermediate_count_ = 0;
   size_t transfer_count_ = 0;
   uint64_t transfer_bytes_ = 0;
-  std::mutex run_mutex_;
+  mutable std::mutex run_mutex_;
+  Profile profile_;  // under run_mutex_
 };
 
 }  // namespace webnn::scheduler

@@ -20,6 +20,7 @@ struct RunBinding {
   std::vector<std::vector<uint32_t>> shapes;  // per value, concrete
   // Output tensors that repeat another output's value: copied after the run.
   std::vector<std::pair<std::shared_ptr<ops::DeviceBuffer>, std::shared_ptr<ops::DeviceBuffer>>> copies;
+  bool profile = false;  // keep each step's time (Executable::last_profile)
 };
 
 // Runs the program with `binding`, then makes the output copies (charged to

@@ -202,6 +202,56 @@ void PrintMemory(const MLContext& context, const MLGraph* graph, bool completed)
   }
 }
 
+// `runs` profiled dispatches; per step the median time.
+void PrintProfile(MLContext& context, const MLGraph& graph, const MLNamedTensors& inputs,
+                  const MLNamedTensors& outputs, int runs) {
+  std::vector<std::vector<double>> ms;
+  MLGraphProfile last;
+  for (int r = 0; r < runs; ++r) {
+    MLDispatchOptions options;
+    options.profile = true;
+    context.dispatch(graph, inputs, outputs, options);
+    context.finish();
+    last = graph.profile();
+    ms.resize(last.steps.size());
+    for (size_t s = 0; s < last.steps.size(); ++s) ms[s].push_back(last.steps[s].ms);
+  }
+  std::vector<double> median(ms.size());
+  double total = 0;
+  for (size_t s = 0; s < ms.size(); ++s) {
+    std::sort(ms[s].begin(), ms[s].end());
+    median[s] = ms[s][ms[s].size() / 2];
+    if (!std::isnan(median[s])) total += median[s];
+  }
+  std::printf("profile: %zu steps, median of %d profiled runs (the steps' sum: %.3f ms)\n", ms.size(), runs, total);
+  std::printf("  %4s  %-18s %-9s %-22s %10s %6s %9s %9s  %s\n", "step", "op", "device", "output shape", "ms", "%",
+              "GFLOP/s", "GB/s", "label");
+  std::map<std::string, std::pair<double, int>> per_op;
+  for (size_t s = 0; s < last.steps.size(); ++s) {
+    const MLStepProfile& p = last.steps[s];
+    const double t = median[s];
+    const std::string shape = p.outputShapes.empty() ? "" : ShapeString(p.outputShapes[0]);
+    char gflops[32] = "", gbps[32] = "";
+    if (!std::isnan(t) && t > 0) {
+      if (p.flops > 0) std::snprintf(gflops, sizeof gflops, "%.1f", p.flops / (t * 1e6));
+      std::snprintf(gbps, sizeof gbps, "%.1f", p.bytes / (t * 1e6));
+    }
+    std::printf("  %4zu  %-18s %-9s %-22s %10.4f %6.1f %9s %9s  %s\n", s, p.op.c_str(),
+                std::string(ToString(p.device)).c_str(), shape.c_str(), t, total > 0 ? 100.0 * t / total : 0.0,
+                gflops, gbps, p.label.c_str());
+    auto& [op_ms, count] = per_op[p.op];
+    if (!std::isnan(t)) op_ms += t;
+    ++count;
+  }
+  std::vector<std::pair<double, std::string>> ops;
+  for (const auto& [op, v] : per_op) ops.push_back({v.first, op});
+  std::sort(ops.rbegin(), ops.rend());
+  std::printf("profile per op:\n");
+  for (const auto& [t, op] : ops)
+    std::printf("  %-18s %4d steps %10.3f ms %6.1f %%\n", op.c_str(), per_op[op].second, t,
+                total > 0 ? 100.0 * t / total : 0.0);
+}
+
 void Usage() {
   std::printf(
       "usage: webnn run [options] GRAPH.json\n"
@@ -231,7 +281,10 @@ void Usage() {
       "                          on a fallback device (MLContextOptions::strictPlacement)\n"
       "  --memory-limit BYTES    MLContextOptions::memoryLimit: going over it is a QuotaExceededError\n"
       "  --memory                print the context's current and peak bytes per category and device,\n"
-      "                          the process's peak RSS and the arena's plan (also when over the limit)\n");
+      "                          the process's peak RSS and the arena's plan (also when over the limit)\n"
+      "  --profile               after the timed runs, as many profiled ones (MLDispatchOptions::profile):\n"
+      "                          a table of the compiled program's steps with each one's median time,\n"
+      "                          share, GFLOP/s (products) and GB/s, then the time per op\n");
 }
 
 }  // namespace
@@ -240,7 +293,7 @@ int RunGraph(MLContext& context, const std::string& graph_path, const io::GraphL
              const std::map<std::string, std::string>& input_files,
              const std::map<std::string, std::string>& reference_files, const std::map<std::string, uint32_t>& dims,
              const std::string& save_dir, uint64_t seed, int iterations, double tolerance, bool print_memory,
-             MLGraph& built);
+             bool profile, MLGraph& built);
 
 int Run(const Args& args) {
   MLContextOptions context_options;
@@ -251,7 +304,7 @@ int Run(const Args& args) {
   uint64_t seed = 1;
   int iterations = 1;
   double tolerance = -1;
-  bool print_memory = false;
+  bool print_memory = false, profile = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&]() -> const std::string& {
@@ -308,6 +361,8 @@ int Run(const Args& args) {
       context_options.memoryLimit = ParseBytes(value(), "--memory-limit");
     } else if (a == "--memory") {
       print_memory = true;
+    } else if (a == "--profile") {
+      profile = true;
     } else if (a == "--iterations") {
       iterations = std::max(1, std::stoi(value()));
     } else if (!a.empty() && a[0] == '-') {
@@ -322,7 +377,7 @@ int Run(const Args& args) {
   MLGraph built;  // once loaded: the report names its arena
   try {
     return RunGraph(context, graph_path, load, input_files, reference_files, dims, save_dir, seed, iterations,
-                    tolerance, print_memory, built);
+                    tolerance, print_memory, profile, built);
   } catch (const QuotaExceededError&) {
     // What was in use when the limit was hit.
     if (print_memory) PrintMemory(context, built.impl() ? &built : nullptr, false);
@@ -334,7 +389,7 @@ int RunGraph(MLContext& context, const std::string& graph_path, const io::GraphL
              const std::map<std::string, std::string>& input_files,
              const std::map<std::string, std::string>& reference_files, const std::map<std::string, uint32_t>& dims,
              const std::string& save_dir, uint64_t seed, int iterations, double tolerance, bool print_memory,
-             MLGraph& built) {
+             bool profile, MLGraph& built) {
   const auto t0 = Clock::now();
   io::LoadedGraph loaded = io::LoadGraphFile(context, graph_path, load);
   built = loaded.graph;
@@ -403,6 +458,8 @@ int RunGraph(MLContext& context, const std::string& graph_path, const io::GraphL
     std::printf("dispatch + read over %d runs: median %.3f ms, min %.3f ms, max %.3f ms\n", iterations,
                 times[times.size() / 2], times.front(), times.back());
   }
+
+  if (profile) PrintProfile(context, loaded.graph, inputs, outputs, std::max(iterations, 1));
 
   bool within_tolerance = true;
   for (const auto& [name, desc] : loaded.outputs) {

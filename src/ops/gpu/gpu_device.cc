@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <limits>
 
 #include "core/strings.h"
 #include "ops/gpu/fused_elementwise_limits.h"
@@ -85,6 +86,7 @@ class GpuProgram final : public DeviceProgram {
       : device_(std::move(device)), program_(program), ledger_(std::move(ledger)) {}
   ~GpuProgram() override {
     if (cmd_) device_->FreeCommandBuffer(cmd_);
+    if (timestamps_) device_->vk().vkDestroyQueryPool(device_->device(), timestamps_, nullptr);
   }
 
   // Plans every step at the program's build-time shapes, so that an
@@ -96,8 +98,9 @@ class GpuProgram final : public DeviceProgram {
     for (const ProgramStep& step : program_.steps) PlanStep(step, values, ins, outs);
   }
 
-  void Run(std::span<const ValueBinding> values, core::ParallelFor&) override {
-    std::vector<uint64_t> signature;
+  void Run(std::span<const ValueBinding> values, core::ParallelFor&, std::span<double> step_ms) override {
+    const bool profile = !step_ms.empty() && device_->features().timestamps;
+    std::vector<uint64_t> signature{profile ? 1u : 0u};
     for (const ValueBinding& b : values) {
       signature.push_back(AsGpu(*b.buffer).serial());
       signature.push_back(b.offset);
@@ -105,10 +108,25 @@ class GpuProgram final : public DeviceProgram {
       signature.push_back(UINT64_MAX);
     }
     if (!cmd_ || signature != signature_) {
-      Record(values);
+      Record(values, profile);
       signature_ = std::move(signature);
     }
     device_->Submit(cmd_);
+    if (!step_ms.empty()) {
+      std::fill(step_ms.begin(), step_ms.end(), std::numeric_limits<double>::quiet_NaN());  // no timestamps
+      if (profile) {
+        // Timestamp s + 1 follows step s (behind a barrier), so a step's time
+        // is the difference of its neighbours.
+        const size_t n = program_.steps.size();
+        std::vector<uint64_t> ticks(n + 1);
+        device_->Check(device_->vk().vkGetQueryPoolResults(device_->device(), timestamps_, 0, static_cast<uint32_t>(n + 1),
+                                                           ticks.size() * 8, ticks.data(), 8,
+                                                           VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+                       "vkGetQueryPoolResults");
+        for (size_t s = 0; s < n; ++s)
+          step_ms[s] = static_cast<double>(ticks[s + 1] - ticks[s]) * device_->features().timestamp_period_ns * 1e-6;
+      }
+    }
   }
 
  private:
@@ -134,7 +152,9 @@ class GpuProgram final : public DeviceProgram {
                                    device_->is_cpu(), CoopMatF16(*device_)});
   }
 
-  void Record(std::span<const ValueBinding> values) {
+  // `profile`: a timestamp before the first step and after each, every step
+  // behind a barrier so that the times are its own.
+  void Record(std::span<const ValueBinding> values, bool profile) {
     const VulkanApi& vk = device_->vk();
     const uint64_t align = std::max<uint64_t>(device_->features().min_storage_offset_alignment, 4);
 
@@ -172,6 +192,22 @@ class GpuProgram final : public DeviceProgram {
     if (!cmd_) cmd_ = device_->AllocateCommandBuffer();
     VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     device_->Check(vk.vkBeginCommandBuffer(cmd_, &bi), "vkBeginCommandBuffer");
+    const uint32_t queries = static_cast<uint32_t>(program_.steps.size() + 1);
+    if (profile) {
+      if (timestamps_ && timestamp_count_ < queries) {
+        vk.vkDestroyQueryPool(device_->device(), timestamps_, nullptr);
+        timestamps_ = VK_NULL_HANDLE;
+      }
+      if (!timestamps_) {
+        VkQueryPoolCreateInfo qpci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+        qpci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        qpci.queryCount = queries;
+        device_->Check(vk.vkCreateQueryPool(device_->device(), &qpci, nullptr, &timestamps_), "vkCreateQueryPool");
+        timestamp_count_ = queries;
+      }
+      vk.vkCmdResetQueryPool(cmd_, timestamps_, 0, queries);
+      vk.vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps_, 0);
+    }
 
     // Hazards since the last barrier: a dispatch that reads or writes what an
     // earlier one wrote, or writes what an earlier one read (arena slots are
@@ -234,7 +270,7 @@ class GpuProgram final : public DeviceProgram {
           std::memcpy(param_memory + p.param_offsets[di] + header.size() * 4, d.params.data(), d.params.size() * 4);
         infos[0] = {params_->memory().buffer, p.param_offsets[di], (kParamHeaderWords + d.params.size()) * 4};
 
-        bool hazard = false;
+        bool hazard = profile && di == 0;  // profiling: each step starts after the previous one ends
         for (const Range& w : written)
           for (const auto* list : {&reads, &writes})
             for (const Range& r : *list) hazard |= w.Overlaps(r);
@@ -269,6 +305,8 @@ class GpuProgram final : public DeviceProgram {
                                      static_cast<uint32_t>(writes_ds.size()), writes_ds.data());
         vk.vkCmdDispatch(cmd_, d.groups[0], d.groups[1], d.groups[2]);
       }
+      if (profile)
+        vk.vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, static_cast<uint32_t>(p.step + 1));
     }
     // Make the results visible to transfers and host reads that follow.
     VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -284,6 +322,8 @@ class GpuProgram final : public DeviceProgram {
   Program program_;
   std::shared_ptr<memory::Ledger> ledger_;  // charged for params_ and scratch_ (workspace)
   VkCommandBuffer cmd_ = VK_NULL_HANDLE;
+  VkQueryPool timestamps_ = VK_NULL_HANDLE;  // profiling: steps + 1 timestamps
+  uint32_t timestamp_count_ = 0;
   std::vector<uint64_t> signature_;
   std::unique_ptr<GpuBuffer> params_;
   std::vector<std::vector<std::unique_ptr<GpuBuffer>>> scratch_;  // per step
