@@ -1,0 +1,200 @@
+// Fuzz target: the graph builder, driven by random op sequences. The input
+// bytes pick inputs (data type, shape), then ops among the 95 with operands
+// from what exists so far, positional values and options dictionaries of
+// random members and values, through the same binding as the WPT vectors
+// and graph files (io/op_binding.h: WebIDL conversions, then MLGraphBuilder).
+// Graphs that build are dispatched on the reference device when small. Any
+// failure must be an MLException (the spec's errors); another exception or a
+// crash is a bug.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/shape.h"
+#include "io/js_value.h"
+#include "io/op_binding.h"
+#include "ops/op_kind.h"
+#include "webnn/webnn.h"
+
+namespace {
+
+using webnn::io::JsValue;
+
+// Reads the fuzzer's bytes; zeros once they run out.
+class Bytes {
+ public:
+  Bytes(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  bool empty() const { return at_ >= size_; }
+  uint8_t Byte() { return at_ < size_ ? data_[at_++] : 0; }
+  uint32_t Below(uint32_t n) { return n ? Byte() % n : 0; }
+  uint32_t Word() { return Byte() | Byte() << 8 | Byte() << 16 | static_cast<uint32_t>(Byte()) << 24; }
+
+ private:
+  const uint8_t* data_;
+  size_t size_, at_ = 0;
+};
+
+constexpr webnn::MLOperandDataType kTypes[] = {
+    webnn::MLOperandDataType::kFloat32, webnn::MLOperandDataType::kFloat16, webnn::MLOperandDataType::kInt32,
+    webnn::MLOperandDataType::kUint32,  webnn::MLOperandDataType::kInt64,   webnn::MLOperandDataType::kUint64,
+    webnn::MLOperandDataType::kInt8,    webnn::MLOperandDataType::kUint8,   webnn::MLOperandDataType::kInt4,
+    webnn::MLOperandDataType::kUint4};
+
+// Option members of the 95 ops (and a few that no op has).
+const char* const kMembers[] = {
+    "axes", "axis", "keepDimensions", "padding", "strides", "dilations", "groups", "inputLayout", "filterLayout",
+    "bias", "activation", "alpha", "beta", "c", "aTranspose", "bTranspose", "epsilon", "scale", "mode", "value",
+    "sizes", "scales", "outputSizes", "outputPadding", "windowDimensions", "roundingType", "outputShapeRounding",
+    "exclusive", "reversed", "upper", "diagonal", "minValue", "maxValue", "recurrentBias", "initialHiddenState",
+    "initialCellState", "returnSequence", "direction", "layout", "activations", "resetAfter", "peepholeWeight",
+    "label", "selectLastIndex", "outputDataType", "noSuchMember"};
+
+const char* const kStrings[] = {"nchw", "nhwc", "oihw", "hwio", "ohwi", "ihwo", "iohw", "hwoi", "ohwi",
+                                "constant", "edge", "reflection", "symmetric", "nearest-neighbor", "linear",
+                                "floor", "ceil", "forward", "backward", "both", "zrn", "rzn", "iofg", "ifgo",
+                                "float32", "float16", "int8", "uint8", "int32", "int64", "relu", ""};
+
+JsValue RandomNumber(Bytes& in) {
+  switch (in.Below(8)) {
+    case 0: return JsValue::Number(-1);
+    case 1: return JsValue::Number(0);
+    case 2: return JsValue::Number(static_cast<double>(in.Word()));
+    case 3: return JsValue::Number(static_cast<int32_t>(in.Word()) / 7.0);
+    case 4: return JsValue::Number(1e300 * (in.Below(2) ? 1 : -1));
+    case 5: {
+      double d;
+      uint64_t bits = static_cast<uint64_t>(in.Word()) << 32 | in.Word();
+      std::memcpy(&d, &bits, 8);
+      return JsValue::Number(d);  // NaN, infinities, denormals included
+    }
+    default: return JsValue::Number(in.Below(6));
+  }
+}
+
+JsValue RandomValue(Bytes& in, const std::vector<webnn::MLOperand>& pool, int depth = 0) {
+  switch (in.Below(depth > 1 ? 5 : 8)) {
+    case 0: return JsValue::Undefined();
+    case 1: return JsValue::Boolean(in.Below(2));
+    case 2: return JsValue::String(kStrings[in.Below(sizeof kStrings / sizeof *kStrings)]);
+    case 3:
+      if (!pool.empty()) return JsValue::Operand(pool[in.Below(static_cast<uint32_t>(pool.size()))]);
+      return JsValue::Number(1);
+    case 4: return RandomNumber(in);
+    case 5:
+    case 6: {
+      std::vector<JsValue> items;
+      for (uint32_t n = in.Below(5); n > 0; --n) items.push_back(depth ? RandomValue(in, pool, depth + 1) : RandomNumber(in));
+      return JsValue::Array(std::move(items));
+    }
+    default: {
+      JsValue o = JsValue::Object();
+      for (uint32_t n = in.Below(3); n > 0; --n)
+        o.members.emplace_back(kMembers[in.Below(sizeof kMembers / sizeof *kMembers)], RandomValue(in, pool, depth + 1));
+      return o;
+    }
+  }
+}
+
+// How deep the inputs get: WEBNN_FUZZ_STATS=1 prints these at exit.
+struct Stats {
+  uint64_t ops = 0, built_ops = 0, graphs = 0, dispatched = 0;
+  ~Stats() {
+    if (std::getenv("WEBNN_FUZZ_STATS"))
+      std::fprintf(stderr, "builder fuzzer: %llu ops tried, %llu built; %llu graphs built, %llu dispatched\n",
+                   static_cast<unsigned long long>(ops), static_cast<unsigned long long>(built_ops),
+                   static_cast<unsigned long long>(graphs), static_cast<unsigned long long>(dispatched));
+  }
+} stats;
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static webnn::MLContext context = webnn::ML::createContext({.device = webnn::MLDeviceType::kReference});
+  Bytes in(data, size);
+  try {
+    webnn::MLGraphBuilder builder(context);
+    std::vector<webnn::MLOperand> pool;
+    std::vector<std::pair<std::string, webnn::MLOperandDescriptor>> inputs;
+    for (uint32_t i = 0, n = 1 + in.Below(3); i < n; ++i) {
+      webnn::MLOperandDescriptor desc;
+      desc.dataType = kTypes[in.Below(sizeof kTypes / sizeof *kTypes)];
+      std::vector<uint32_t> shape;
+      for (uint32_t r = in.Below(5); r > 0; --r) shape.push_back(in.Below(8) == 0 ? in.Word() % 70000 : 1 + in.Below(5));
+      for (uint32_t d : shape) desc.shape.emplace_back(d);
+      const std::string name = "in" + std::to_string(i);
+      try {
+        pool.push_back(builder.input(name, desc));
+        inputs.emplace_back(name, desc);
+      } catch (const webnn::MLException&) {
+      }
+    }
+    while (!in.empty() && pool.size() < 64) {
+      const auto kind = static_cast<webnn::ops::OpKind>(in.Below(webnn::ops::kOpCount));
+      const std::string op(webnn::ops::OpName(kind));
+      const std::vector<webnn::io::ParamInfo>* params = webnn::io::OpParams(op);
+      if (!params) continue;
+      std::vector<JsValue> args;
+      for (const webnn::io::ParamInfo& p : *params) {
+        if (pool.empty()) break;
+        switch (p.kind) {
+          case webnn::io::ParamInfo::Kind::kOperand:
+            args.push_back(JsValue::Operand(pool[in.Below(static_cast<uint32_t>(pool.size()))]));
+            break;
+          case webnn::io::ParamInfo::Kind::kOperandList: {
+            std::vector<JsValue> list;
+            for (uint32_t n = 1 + in.Below(3); n > 0; --n)
+              list.push_back(JsValue::Operand(pool[in.Below(static_cast<uint32_t>(pool.size()))]));
+            args.push_back(JsValue::Array(std::move(list)));
+            break;
+          }
+          case webnn::io::ParamInfo::Kind::kValue: args.push_back(RandomValue(in, pool, 1)); break;
+        }
+      }
+      if (in.Below(2)) {
+        JsValue options = JsValue::Object();
+        for (uint32_t n = in.Below(4); n > 0; --n)
+          options.members.emplace_back(kMembers[in.Below(sizeof kMembers / sizeof *kMembers)], RandomValue(in, pool));
+        args.push_back(std::move(options));
+      }
+      ++stats.ops;
+      try {
+        for (webnn::MLOperand& o : webnn::io::InvokeOp(builder, op, args, in.Below(2))) pool.push_back(o);
+        ++stats.built_ops;
+      } catch (const webnn::MLException&) {
+      }
+    }
+    if (pool.empty()) return 0;
+    webnn::MLNamedOperands outs;
+    for (uint32_t n = 1 + in.Below(2); n > 0; --n)
+      outs["out" + std::to_string(n)] = pool[pool.size() - 1 - in.Below(static_cast<uint32_t>(pool.size()))];
+    webnn::MLGraph graph = builder.build(outs);
+    ++stats.graphs;
+    // Small graphs run: zeros in, every output read back.
+    uint64_t bytes = 0;
+    webnn::MLNamedTensors tin, tout;
+    for (const auto& [name, d] : graph.inputDescriptors()) {
+      std::vector<uint32_t> shape;
+      for (const auto& dim : d.shape) shape.push_back(static_cast<uint32_t>(dim.size()));
+      bytes += webnn::ByteLengthFor(d.dataType, webnn::core::ElementCount(shape));
+      if (bytes > (1u << 20)) return 0;
+      tin[name] = context.createTensor({d.dataType, shape, false, true});
+    }
+    for (const auto& [name, d] : graph.outputDescriptors()) {
+      std::vector<uint32_t> shape;
+      for (const auto& dim : d.shape) shape.push_back(static_cast<uint32_t>(dim.size()));
+      bytes += webnn::ByteLengthFor(d.dataType, webnn::core::ElementCount(shape));
+      if (bytes > (1u << 20)) return 0;
+      tout[name] = context.createTensor({d.dataType, shape, true, false});
+    }
+    context.dispatch(graph, tin, tout);
+    for (auto& [name, t] : tout) context.readTensor(t);  // run errors surface here
+    ++stats.dispatched;
+  } catch (const webnn::MLException&) {
+    // A spec error: fine.
+  }
+  return 0;
+}
