@@ -16,14 +16,10 @@ namespace {
 
 using core::StrCat;
 
-// Whether float16 products run on cooperative matrices: 16x16x16 float16
-// with float32 accumulators in subgroups of 32 (matmul_coopmat.comp's 8 per
-// workgroup), unless WEBNN_GPU_DISABLE names coopmat.
+// Whether float16 products run on cooperative matrices: where the device has
+// them (HasCoopMatF16), unless WEBNN_GPU_DISABLE names coopmat.
 bool CoopMatF16(const VulkanDevice& device) {
-  const VulkanFeatures& f = device.features();
-  bool shape = false;
-  for (const VulkanFeatures::CoopMatShape& c : f.coopmat_f16_f32) shape |= c.m == 16 && c.n == 16 && c.k == 16;
-  return shape && f.subgroup_size == 32 && !DisabledByEnvironment("coopmat");
+  return HasCoopMatF16(device.features()) && !DisabledByEnvironment("coopmat");
 }
 
 std::atomic<uint64_t> next_buffer_serial{1};

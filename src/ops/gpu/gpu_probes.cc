@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 #include "ops/gpu/gpu_device.h"
 #include "ops/gpu/gpu_kernel.h"
@@ -48,25 +49,33 @@ double TimeProbe(VulkanDevice& dev, const char* shader, const std::vector<Vulkan
 constexpr double kMinMs = 20;  // long enough for timer resolution and clock ramp-up
 constexpr int kRuns = 5;
 
-double ProbeFma(VulkanDevice& dev) {
+// The best of kRuns runs of a compute probe, in GFLOP/s: `run(groups,
+// iterations)` returns milliseconds; the grid grows first (to fill the
+// device, up to 16384 workgroups), then the loop, until a run takes kMinMs.
+double BestRate(const std::function<double(uint32_t, uint32_t)>& run, double flops_per_group_iteration) {
   uint32_t groups = 64, iterations = 256;
-  VulkanBuffer out = dev.CreateBuffer(uint64_t{65535} * 256 * 4, false, "the FMA probe");
+  double ms = run(groups, iterations);
+  while (ms < kMinMs) {
+    if (groups < 16384) groups *= 4;
+    else iterations *= 2;
+    ms = run(groups, iterations);
+  }
+  double best = 0;
+  for (int r = 0; r < kRuns; ++r)
+    best = std::max(best, flops_per_group_iteration * groups * iterations / (run(groups, iterations) * 1e6));
+  return best;
+}
+
+double ProbeFma(VulkanDevice& dev) {
+  VulkanBuffer out = dev.CreateBuffer(uint64_t{16384} * 256 * 4, false, "the FMA probe");
   const std::vector<VulkanBuffer*> buffers{&out};
   const std::vector<uint32_t> base{0, FloatBits(0.999f), FloatBits(1e-3f)};
-  auto run = [&] {
+  auto run = [&](uint32_t groups, uint32_t iterations) {
     std::vector<uint32_t> params = base;
     params[0] = iterations;
     return TimeProbe(dev, "probe_fma", buffers, params, groups);
   };
-  // Grow the grid first (to fill the device), then the loop.
-  double ms = run();
-  while (ms < kMinMs) {
-    if (groups < 16384) groups *= 4;
-    else iterations *= 2;
-    ms = run();
-  }
-  double best = 0;
-  for (int r = 0; r < kRuns; ++r) best = std::max(best, 64.0 * iterations * groups * 256 / (run() * 1e6));
+  const double best = BestRate(run, 64.0 * 256);  // 256 invocations of 64 flops per iteration
   dev.DestroyBuffer(out);
   return best;
 }
@@ -87,24 +96,14 @@ double ProbeCopy(VulkanDevice& dev) {
 }
 
 double ProbeCoopMat(VulkanDevice& dev) {
-  bool has = dev.features().subgroup_size == 32;
-  bool shape = false;
-  for (const VulkanFeatures::CoopMatShape& c : dev.features().coopmat_f16_f32) shape |= c.m == 16 && c.n == 16 && c.k == 16;
-  if (!has || !shape) return 0;
-  uint32_t groups = 64, iterations = 256;
+  if (!HasCoopMatF16(dev.features())) return 0;
   VulkanBuffer out = dev.CreateBuffer(uint64_t{16384} * 8 * 256 * 4, false, "the cooperative-matrix probe");
   VulkanBuffer in = dev.CreateBuffer(512 * 2, false, "the cooperative-matrix probe");
   const std::vector<VulkanBuffer*> buffers{&out, &in};
-  auto run = [&] { return TimeProbe(dev, "probe_coopmat", buffers, {iterations}, groups); };
-  double ms = run();
-  while (ms < kMinMs) {
-    if (groups < 16384) groups *= 4;
-    else iterations *= 2;
-    ms = run();
-  }
-  // 8 subgroups per workgroup, 8 products of 2 * 16^3 flops per iteration.
-  double best = 0;
-  for (int r = 0; r < kRuns; ++r) best = std::max(best, 8.0 * 8 * 8192 * iterations * groups / (run() * 1e6));
+  auto run = [&](uint32_t groups, uint32_t iterations) {
+    return TimeProbe(dev, "probe_coopmat", buffers, {iterations}, groups);
+  };
+  const double best = BestRate(run, 8.0 * 8 * 8192);  // 8 subgroups, 8 products of 2 * 16^3 flops per iteration
   dev.DestroyBuffer(out);
   dev.DestroyBuffer(in);
   return best;

@@ -496,6 +496,12 @@ void VulkanDevice::DestroyBuffer(VulkanBuffer& b) {
   b = VulkanBuffer{};
 }
 
+bool HasCoopMatF16(const VulkanFeatures& features) {
+  bool shape = false;
+  for (const VulkanFeatures::CoopMatShape& c : features.coopmat_f16_f32) shape |= c.m == 16 && c.n == 16 && c.k == 16;
+  return shape && features.subgroup_size == 32;
+}
+
 bool DisabledByEnvironment(std::string_view feature) {
   static const std::vector<std::string> disabled = [] {
     std::vector<std::string> list;

@@ -60,6 +60,11 @@ struct VulkanBuffer {
   uint64_t size = 0;
 };
 
+// Whether the device runs matmul_coopmat.comp and probe_coopmat.comp:
+// 16x16x16 float16 cooperative matrices with float32 accumulators, in
+// subgroups of 32 (the shaders' 8 per workgroup).
+bool HasCoopMatF16(const VulkanFeatures& features);
+
 // Whether WEBNN_GPU_DISABLE (a comma-separated list) names `feature`: a
 // switch for A/B measurements and for stepping around a driver's fault.
 // Features: coopmat (float16 products through cooperative matrices) and
