@@ -13,10 +13,13 @@
 //                              (WEBNN_MODELS_DIR=build/tests/models takes the
 //                              ocr_models test's); skipped when absent
 // Dispatch() (dispatch + finish) waits for the device, so a dispatch's wall time is the work plus
-// one submission (tens of microseconds).
+// one submission (tens of microseconds); device_ms (and device_GFLOPs, device_GBs) is the
+// graph's time on the device alone, from a profiled dispatch's timestamps.
 //
 //   webnn_gpu_bench [--benchmark_filter=gpu/matmul/sq4096] ...
 // On lavapipe (no GPU) the large cases take seconds each: filter them.
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -73,6 +76,13 @@ void RunCase(benchmark::State& state, const std::string& key, const CaseGraph& g
   }
   for (auto _ : state) g->Dispatch();
   SetRates(state, flops, bytes);
+  // The device's own time for the graph (timestamp queries, best of 5): the
+  // wall time above also holds one submission and fence wait (tens of µs).
+  double device_ms = INFINITY;
+  for (int r = 0; r < 5; ++r) device_ms = std::min(device_ms, g->DeviceMs());
+  state.counters["device_ms"] = device_ms;
+  if (flops > 0) state.counters["device_GFLOPs"] = flops / (device_ms * 1e6);
+  if (bytes > 0) state.counters["device_GBs"] = bytes / (device_ms * 1e6);
   const double n = static_cast<double>(state.iterations());
   if (flops > 0 && peak.fma_gflops > 0)
     state.counters["of_fma_peak"] = benchmark::Counter(flops * n / (peak.fma_gflops * 1e9), benchmark::Counter::kIsRate);
