@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -176,20 +177,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // Small graphs run: zeros in, every output read back.
     uint64_t bytes = 0;
     webnn::MLNamedTensors tin, tout;
-    for (const auto& [name, d] : graph.inputDescriptors()) {
-      std::vector<uint32_t> shape;
-      for (const auto& dim : d.shape) shape.push_back(static_cast<uint32_t>(dim.size()));
-      bytes += webnn::ByteLengthFor(d.dataType, webnn::core::ElementCount(shape));
-      if (bytes > (1u << 20)) return 0;
-      tin[name] = context.createTensor({d.dataType, shape, false, true});
-    }
-    for (const auto& [name, d] : graph.outputDescriptors()) {
-      std::vector<uint32_t> shape;
-      for (const auto& dim : d.shape) shape.push_back(static_cast<uint32_t>(dim.size()));
-      bytes += webnn::ByteLengthFor(d.dataType, webnn::core::ElementCount(shape));
-      if (bytes > (1u << 20)) return 0;
-      tout[name] = context.createTensor({d.dataType, shape, true, false});
-    }
+    auto tensors = [&](const std::map<std::string, webnn::MLOperandDescriptor>& descs, bool readable,
+                       webnn::MLNamedTensors& into) {
+      for (const auto& [name, d] : descs) {
+        std::vector<uint32_t> shape;
+        for (const auto& dim : d.shape) shape.push_back(static_cast<uint32_t>(dim.size()));
+        bytes += webnn::ByteLengthFor(d.dataType, webnn::core::ElementCount(shape));
+        if (bytes > (1u << 20)) return false;
+        into[name] = context.createTensor({d.dataType, shape, readable, !readable});
+      }
+      return true;
+    };
+    if (!tensors(graph.inputDescriptors(), false, tin) || !tensors(graph.outputDescriptors(), true, tout)) return 0;
     context.dispatch(graph, tin, tout);
     for (auto& [name, t] : tout) context.readTensor(t);  // run errors surface here
     ++stats.dispatched;

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <unistd.h>
 
 #include "ops/gpu/gpu_device.h"
 #include "ops/gpu/shader_library.h"
@@ -143,7 +144,8 @@ TEST_CASE("gpu shaders patched for denormals and signed zeros are valid SPIR-V",
       if ((patched[i] & 0xffffu) == 16u && (patched[i + 2] == 4459u || patched[i + 2] == 4461u)) ++modes;
     CHECK(modes == 4);
     if (std::string(WEBNN_SPIRV_VAL).empty()) continue;
-    const auto path = std::filesystem::temp_directory_path() / "webnn_float_controls.spv";
+    const auto path = std::filesystem::temp_directory_path() /
+                      ("webnn_float_controls_" + std::to_string(::getpid()) + ".spv");
     std::ofstream(path, std::ios::binary)
         .write(reinterpret_cast<const char*>(patched.data()), static_cast<std::streamsize>(patched.size() * 4));
     const std::string cmd = std::string(WEBNN_SPIRV_VAL) + " --target-env vulkan1.2 " + path.string();

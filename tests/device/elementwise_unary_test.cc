@@ -207,16 +207,15 @@ void CheckBitPatternSweep(const std::string& what, T type,
   for (size_t k = 0; k < n; ++k) {
     const double a = Value(type, got, k);
     bool ok = false;
-    double dist = 0;
+    double dist = INFINITY;  // to the closest candidate
     for (size_t w = 0; w < wants.size() && !ok; ++w) {
       const double b = Value(type, wants[w], k);
-      dist = 0;
+      double d = 0;
       if (std::isnan(a) || std::isnan(b)) ok = std::isnan(a) && std::isnan(b);
       else if (std::isinf(a) || std::isinf(b)) ok = a == b;
-      else if (tol.metric == Tolerance::Metric::kAtol) ok = (dist = std::fabs(a - b)) <= tol.value;
-      else
-        ok = (dist = static_cast<double>(std::llabs(OrderedBits(type, got, k) - OrderedBits(type, wants[w], k)))) <=
-             tol.value;
+      else if (tol.metric == Tolerance::Metric::kAtol) ok = (d = std::fabs(a - b)) <= tol.value;
+      else ok = (d = static_cast<double>(std::llabs(OrderedBits(type, got, k) - OrderedBits(type, wants[w], k)))) <= tol.value;
+      dist = std::min(dist, d);
     }
     worst = std::max(worst, dist);
     if (!ok && bad++ == 0) first = k;

@@ -312,6 +312,7 @@ class GpuProgram final : public DeviceProgram {
                             VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr, 0,
                             nullptr);
     device_->Check(vk.vkEndCommandBuffer(cmd_), "vkEndCommandBuffer");
+    device_->SaveNewPipelines();  // those this recording made, once
   }
 
   std::shared_ptr<VulkanDevice> device_;

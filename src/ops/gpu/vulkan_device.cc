@@ -323,7 +323,7 @@ bool VulkanDevice::Init(std::string* why) {
     return false;
   }
 
-  // Pipeline cache, loaded from WEBNN_GPU_PIPELINE_CACHE when set (saved as pipelines are made).
+  // Pipeline cache, loaded from WEBNN_GPU_PIPELINE_CACHE when set (SaveNewPipelines writes it).
   std::vector<char> cache_data;
   if (const char* path = std::getenv("WEBNN_GPU_PIPELINE_CACHE"); path && *path) {
     pipeline_cache_path_ = path;
@@ -358,6 +358,13 @@ VulkanDevice::~VulkanDevice() {
     vk.vkDestroyDevice(device_, nullptr);
   }
   if (instance_ && vk.vkDestroyInstance) vk.vkDestroyInstance(instance_, nullptr);
+}
+
+void VulkanDevice::SaveNewPipelines() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (pipelines_.size() == saved_pipelines_) return;
+  SavePipelineCache();
+  saved_pipelines_ = pipelines_.size();
 }
 
 void VulkanDevice::SavePipelineCache() {
@@ -590,9 +597,6 @@ VkPipeline VulkanDevice::Pipeline(const std::string& shader, const std::vector<u
   if (r != VK_SUCCESS)
     throw OperationError(StrCat("gpu device: creating the pipeline of '", shader, "' failed: ", VkResultName(r)));
   pipelines_[std::move(key)] = pipeline;
-  // Saved as pipelines are made, not at exit: the registry keeps the device
-  // past the driver's own teardown (ops/device.cc), so no destructor runs.
-  SavePipelineCache();
   return pipeline;
 }
 

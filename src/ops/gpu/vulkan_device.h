@@ -44,9 +44,10 @@ struct VulkanFeatures {
   uint64_t max_storage_buffer_range = 0;
   // Float controls (Vulkan 1.2): which widths (16, 32, 64 as bits 0, 1, 2) a
   // shader may ask to keep denormals and to honour signed zeros, infinities
-  // and NaN. Pipeline() asks for both wherever offered: without them an
-  // NVIDIA driver flushed float32 denormals (exp(-100) gave 0) and turned
-  // `x < 0 ? 0 : x` into a max() that drops NaN and -0.
+  // and NaN. Pipeline() asks for both wherever offered: without the second
+  // an NVIDIA driver turned `x < 0 ? 0 : x` into a max() that drops NaN and
+  // -0. That driver keeps denormals for float16 only, so float32 denormals
+  // may still be flushed (Device::float_behaviour).
   uint32_t denorm_preserve_widths = 0;
   uint32_t signed_zero_inf_nan_widths = 0;
   bool unified_memory = false;  // a device-local memory type that is also host-visible and coherent
@@ -130,6 +131,12 @@ class VulkanDevice {
   // creation when `on_allocation`.
   void InjectFault(VkResult result, bool on_allocation);
 
+  // Writes the pipeline cache to WEBNN_GPU_PIPELINE_CACHE when pipelines were
+  // made since the last save. Called after a command buffer is recorded, not
+  // at exit: the device registry outlives the driver's own teardown
+  // (ops/device.cc), so no destructor runs then.
+  void SaveNewPipelines();
+
  private:
   VulkanDevice() = default;
   bool Init(std::string* why);
@@ -149,6 +156,7 @@ class VulkanDevice {
   VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;
   VkPipelineCache pipeline_cache_ = VK_NULL_HANDLE;
   std::string pipeline_cache_path_;
+  size_t saved_pipelines_ = 0;  // pipelines_.size() at the last save
   VkPhysicalDeviceProperties properties_{};
   VkPhysicalDeviceMemoryProperties memory_{};
   VulkanFeatures features_;

@@ -7,8 +7,8 @@
 
 // x / y rounded to nearest, as the reference's division. Vulkan bounds float
 // division only to 2.5 ULP, for |y| in [2^-126, 2^126], and lets a compiler
-// treat it as x * (1 / y): an H100 gave 0 for 1 / 3e38, inf for 1 / 3e-39,
-// and chains such as e / (1 / y) rounded differently fused and unfused.
+// treat it as x * (1 / y): on an H100 a quotient of 3.0e-38 came out 0, 1 / 2.9e-39
+// came out infinite, and chains such as e / (1 / y) rounded differently fused and unfused.
 // So: scale y into range by a power of two (exact; a quotient the scaling
 // moves out of range, x * 2^24 infinite or x / 4 denormal, is out of range
 // unscaled too), take the device's quotient q, and correct it once with the
