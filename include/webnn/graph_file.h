@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <span>
 #include <string>
@@ -16,6 +18,12 @@
 #include "webnn/webnn.h"
 
 namespace webnn {
+
+// Called while a graph file loads, on the loading thread: `phase` is
+// "nodes" (done and total count the file's nodes), "compiling" (build():
+// passes, packing weights; done = total = 0 until it ends, then 1 of 1), or
+// "streaming" (bytes of weights written so far, of all).
+using MLLoadProgressCallback = std::function<void(std::string_view phase, uint64_t done, uint64_t total)>;
 
 struct MLGraphLoadOptions {
   // Empty: <graph stem>.weights or <graph stem>.safetensors beside the graph,
@@ -27,6 +35,8 @@ struct MLGraphLoadOptions {
   // weights file is not read; bind them with MLContext::bindConstants or
   // MLGraph::setConstantData before dispatch.
   bool weightless = false;
+  // Progress of a long load (a CLI's bar); empty: none.
+  MLLoadProgressCallback progress;
 };
 
 struct MLLoadedGraph {

@@ -21,6 +21,7 @@ from collections import OrderedDict
 import numpy as np
 import onnx
 from onnx import numpy_helper, TensorProto
+from .progress import NoProgress
 
 MIN_OPSET = 7
 MAX_OPSET = 21
@@ -234,8 +235,11 @@ class ConversionResult:
         self.weights = weights        # OrderedDict name -> ndarray (the .weights tensors)
         self.notes = notes            # human-readable remarks (dynamic dims, ...)
 
-    def write(self, json_path):
+    def write(self, json_path, progress=None):
         """Writes json_path and, if there are weight tensors, <stem>.weights and <stem>.manifest.json."""
+        progress = progress or NoProgress()
+        total = sum(a.nbytes for a in self.weights.values())
+        done = 0
         stem = json_path[:-5] if json_path.endswith(".json") else json_path
         written = [json_path]
         if self.weights:
@@ -248,6 +252,8 @@ class ConversionResult:
                 manifest["tensors"][name] = {"dataType": webnn_dtype(arr.dtype), "shape": list(arr.shape),
                                              "byteOffset": len(blob), "byteLength": len(data)}
                 blob += data
+                done += arr.nbytes
+                progress.update("weights", done, total, "bytes")
             with open(stem + ".weights", "wb") as f:
                 f.write(blob)
             with open(stem + ".manifest.json", "w") as f:
@@ -280,8 +286,9 @@ def graph_to_json(graph):
 
 class Converter:
     def __init__(self, model, dims=None, input_shapes=None, max_sizes=None, default_max_size=1024,
-                 inline_limit=64, labels=True, check_shapes=True):
+                 inline_limit=64, labels=True, check_shapes=True, progress=None):
         self.model = model
+        self.progress = progress or NoProgress()
         self.dims = dict(dims or {})
         self.input_shapes = dict(input_shapes or {})
         self.max_sizes = dict(max_sizes or {})
@@ -431,7 +438,8 @@ class Converter:
         if not (MIN_OPSET <= self.opset <= MAX_OPSET):
             self.notes.append(f"opset {self.opset} is outside the tested range {MIN_OPSET}-{MAX_OPSET}")
         init_names = set()
-        for t in g.initializer:
+        for count, t in enumerate(g.initializer):
+            self.progress.update("initializers", count, len(g.initializer))
             init_names.add(t.name)
             try:
                 arr = numpy_helper.to_array(t)
@@ -462,6 +470,7 @@ class Converter:
         self.used.update(o.name for o in g.output)
 
         for index, node in enumerate(nodes):
+            self.progress.update("nodes", index, len(nodes))
             ctx = None
             try:
                 if node.domain not in ("", "ai.onnx"):

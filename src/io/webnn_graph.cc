@@ -223,7 +223,7 @@ const WeightStore::Tensor* WeightStore::Find(const std::string& name) const {
 // ---- graph ----------------------------------------------------------------------
 
 LoadedGraph BuildGraphFromJson(const MLContext& context, const std::string& json_text, const WeightStore* weights,
-                               const std::string& what, bool weightless) {
+                               const std::string& what, bool weightless, const MLLoadProgressCallback& progress) {
   const Json g = ParseJson(json_text, what);
   if (!g.is_object()) throw DataError(StrCat(what, ": the graph must be a JSON object"));
   if (OptionalString(g, "format", "", what) != "webnn-graph-json")
@@ -332,6 +332,7 @@ LoadedGraph BuildGraphFromJson(const MLContext& context, const std::string& json
   const Json& nodes = Field(g, "nodes", what);
   if (!nodes.is_array()) throw DataError(StrCat(what, ": 'nodes' must be an array"));
   for (size_t n = 0; n < nodes.size(); ++n) {
+    if (progress) progress("nodes", n, nodes.size());
     const Json& node = nodes[n];
     const std::string id = node.is_object() && node.contains("id") && node.at("id").is_string()
                                ? node.at("id").get<std::string>() : StrCat("#", n);
@@ -428,11 +429,13 @@ LoadedGraph BuildGraphFromJson(const MLContext& context, const std::string& json
     if (it == env.end()) throw DataError(StrCat(what, ": output '", name, "' refers to unknown value '", r, "'"));
     named[name] = it->second;
   }
+  if (progress) progress("compiling", 0, 0);
   try {
     loaded.graph = builder.build(named);
   } catch (const MLException&) {
     RethrowWithPrefix(what + ": build: ");
   }
+  if (progress) progress("compiling", 1, 1);
   loaded.inputs = loaded.graph.inputDescriptors();
   loaded.outputs = loaded.graph.outputDescriptors();
   return loaded;
@@ -455,14 +458,19 @@ LoadedGraph LoadGraphFile(const MLContext& context, const std::string& json_path
     weights = std::make_unique<WeightStore>(WeightStore::Load(weights_path, options.manifest_path));
   const bool stream = weights && options.stream_chunk_bytes != 0;
   LoadedGraph loaded = BuildGraphFromJson(context, std::string(reinterpret_cast<const char*>(text.data()), text.size()),
-                                          weights.get(), json_path, options.weightless || stream);
-  if (stream) StreamWeights(loaded.graph, *weights, options.stream_chunk_bytes, weights_path);
+                                          weights.get(), json_path, options.weightless || stream, options.progress);
+  if (stream) StreamWeights(loaded.graph, *weights, options.stream_chunk_bytes, weights_path, options.progress);
   return loaded;
 }
 
-void StreamWeights(MLGraph& graph, const WeightStore& weights, uint64_t chunk_bytes, const std::string& what) {
+void StreamWeights(MLGraph& graph, const WeightStore& weights, uint64_t chunk_bytes, const std::string& what,
+                   const MLLoadProgressCallback& progress) {
   if (chunk_bytes == 0) throw TypeError(StrCat(what, ": the streaming chunk size must not be 0"));
-  for (const std::string& label : graph.unboundConstants()) {
+  const std::vector<std::string> labels = graph.unboundConstants();
+  uint64_t total = 0, streamed = 0;
+  for (const std::string& label : labels)
+    if (const WeightStore::Tensor* t = weights.Find(label)) total += t->length;
+  for (const std::string& label : labels) {
     const WeightStore::Tensor* t = weights.Find(label);
     if (!t) throw DataError(StrCat(what, ": weight '", label, "' is not in the weights file"));
     MLConstantWriter writer = graph.writeConstant(label);
@@ -475,6 +483,8 @@ void StreamWeights(MLGraph& graph, const WeightStore& weights, uint64_t chunk_by
       writer.write(MLBufferSource(chunk));
       // Written is copied: the file's pages of this chunk can go.
       if (weights.mapping()) weights.mapping()->ReleasePages(chunk);
+      streamed += chunk.size();
+      if (progress) progress("streaming", streamed, total);
     }
     writer.close();
   }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "memory/constant_bytes.h"
+#include "webnn/graph_file.h"
 #include "webnn/webnn.h"
 
 namespace webnn::io {
@@ -81,6 +82,7 @@ struct GraphLoadOptions {
   // MLGraph::writeConstant in chunks of this many bytes (StreamWeights).
   // 0: the constants are views of the mapping, packed at build (no copy).
   uint64_t stream_chunk_bytes = 0;
+  MLLoadProgressCallback progress;  // see MLGraphLoadOptions::progress
 };
 
 // Parses, builds and compiles. Errors name the file, the node and the reason:
@@ -91,11 +93,13 @@ LoadedGraph LoadGraphFile(const MLContext& context, const std::string& json_path
 // (labels are weight names) through MLConstantWriter, `chunk_bytes` at a time,
 // releasing each chunk's mapped pages once written. `what` names the file in
 // errors.
-void StreamWeights(MLGraph& graph, const WeightStore& weights, uint64_t chunk_bytes, const std::string& what);
+void StreamWeights(MLGraph& graph, const WeightStore& weights, uint64_t chunk_bytes, const std::string& what,
+                   const MLLoadProgressCallback& progress = {});
 
 // The same from in-memory text (used by the fuzzer and tests). `weights` may be null
 // when the graph has no weight constants.
 LoadedGraph BuildGraphFromJson(const MLContext& context, const std::string& json_text, const WeightStore* weights,
-                               const std::string& what, bool weightless = false);
+                               const std::string& what, bool weightless = false,
+                               const MLLoadProgressCallback& progress = {});
 
 }  // namespace webnn::io

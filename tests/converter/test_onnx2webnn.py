@@ -719,6 +719,106 @@ class Errors(unittest.TestCase):
         self.assertIn("attribute 'foo' is not supported", str(cm.exception))
 
 
+class WebnnCli(unittest.TestCase):
+    """`webnn convert` and `webnn run MODEL.onnx` run the converter for the user."""
+
+    def conv_model(self, d):
+        w, b = rand(4, 3, 3, 3), rand(4)
+        nodes = [node("Conv", ["x", "w", "b"], ["c"], name="conv", pads=[1, 1, 1, 1]), node("Relu", ["c"], ["y"])]
+        g = helper.make_graph(nodes, "cli", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+                              [init("w", w), init("b", b)])
+        path = os.path.join(d, "cli.onnx")
+        onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), path)
+        x = rand(1, 3, 8, 8)
+        np.save(os.path.join(d, "x.npy"), x)
+        return path, np.maximum(conv_ref(x, w, b, pad=1), 0)
+
+    def test_convert_then_run_and_run_onnx_directly(self):
+        with tempfile.TemporaryDirectory() as d:
+            model, want = self.conv_model(d)
+            r = run([WEBNN, "convert", model, "-o", os.path.join(d, "g.json")])
+            self.assertEqual(r.returncode, 0, r.stdout)
+            self.assertTrue(all(os.path.exists(os.path.join(d, f)) for f in ("g.json", "g.weights", "g.manifest.json")))
+            x = "x=" + os.path.join(d, "x.npy")
+            r = run([WEBNN, "run", "--device", DEVICE, os.path.join(d, "g.json"), "--input", x, "--save",
+                     os.path.join(d, "from_json")])
+            self.assertEqual(r.returncode, 0, r.stdout)
+            r = run([WEBNN, "run", "--device", DEVICE, model, "--input", x, "--save", os.path.join(d, "from_onnx")])
+            self.assertEqual(r.returncode, 0, r.stdout)
+            self.assertIn("webnn convert", r.stdout)
+            a = np.load(os.path.join(d, "from_json", "y.npy"))
+            b = np.load(os.path.join(d, "from_onnx", "y.npy"))
+            np.testing.assert_array_equal(a, b)
+            np.testing.assert_allclose(a, want, rtol=1e-5, atol=1e-5)
+
+    def test_run_onnx_that_does_not_convert_says_how(self):
+        with tempfile.TemporaryDirectory() as d:
+            onnx.save(Errors().bad_model(), os.path.join(d, "bad.onnx"))
+            r = run([WEBNN, "run", os.path.join(d, "bad.onnx")])
+            self.assertEqual(r.returncode, 1, r.stdout)
+            self.assertIn("my_topk", r.stdout)  # the converter's own report
+            self.assertIn("webnn convert " + os.path.join(d, "bad.onnx") + " -o GRAPH.json", r.stdout)
+
+    def test_print_shows_every_value_exactly(self):
+        with tempfile.TemporaryDirectory() as d:
+            model, _ = self.conv_model(d)
+            r = run([WEBNN, "run", "--device", DEVICE, model, "--input", "x=" + os.path.join(d, "x.npy"), "--print",
+                     "--print-limit", "0", "--save", d])
+            self.assertEqual(r.returncode, 0, r.stdout)
+            saved = np.load(os.path.join(d, "y.npy"))
+            printed = np.full(saved.shape, np.nan, np.float32)
+            lines = [ln for ln in r.stdout.splitlines() if ln.startswith("  [")]
+            for ln in lines:  # "  [0, 2, 5, 0:8] v0 v1 ..."
+                index, values = ln.strip()[1:].split("]")
+                *outer, span = [p.strip() for p in index.split(",")]
+                lo, hi = (int(v) for v in span.split(":"))
+                printed[tuple(int(o) for o in outer)][lo:hi] = [float(v) for v in values.split()]
+            np.testing.assert_array_equal(printed, saved)
+            r = run([WEBNN, "run", "--device", DEVICE, model, "--print", "--print-limit", "10"])
+            self.assertEqual(sum(ln.startswith("  [") for ln in r.stdout.splitlines()), 2)  # 8 + 2 values
+            self.assertIn(f"... {saved.size - 10} more values", r.stdout)
+
+    def test_unknown_names_are_listed(self):
+        with tempfile.TemporaryDirectory() as d:
+            model, _ = self.conv_model(d)
+            for flag, text in (("--input", "its inputs are 'x'"), ("--reference", "its outputs are 'y'"),
+                               ("--dim", "dynamic dimensions are none")):
+                r = run([WEBNN, "run", model, flag, "nope=1" if flag == "--dim" else "nope=f.npy"])
+                self.assertEqual(r.returncode, 1, r.stdout)
+                self.assertIn("'nope'", r.stdout)
+                self.assertIn(text, r.stdout)
+
+
+class ConverterProgress(unittest.TestCase):
+    """The converter's progress: quiet for a second, then lines (not a terminal) every 5 s."""
+
+    def test_lines_when_not_a_terminal(self):
+        import io
+        from onnx2webnn_lib import progress as progress_module
+        now = [100.0]
+        real = progress_module.time.monotonic
+        progress_module.time.monotonic = lambda: now[0]
+        try:
+            out = io.StringIO()
+            p = progress_module.Progress("convert m.onnx", out)
+            p.update("nodes", 1, 10)
+            self.assertEqual(out.getvalue(), "")  # within the first second
+            now[0] += 1.5
+            p.update("nodes", 4, 10)
+            now[0] += 1.0
+            p.update("nodes", 6, 10)  # within 5 s of the last line
+            now[0] += 5.0
+            p.update("weights", 50, 100, "bytes")
+            p.finish()
+        finally:
+            progress_module.time.monotonic = real
+        self.assertEqual(out.getvalue().splitlines(), [
+            "convert m.onnx:  40% 4/10 (nodes) after 1.5 s",
+            "convert m.onnx:  50% 50/100 bytes (weights) after 7.5 s",
+            "convert m.onnx:  50% 50/100 bytes (weights) after 7.5 s, done"])
+
+
 if __name__ == "__main__":
     if WEBNN is None:
         print("SKIPPED: no webnn tool found (build first, or set WEBNN_CLI)")

@@ -16,8 +16,11 @@ void Usage() {
       "  info                       version, devices, CPU features, operator x device x data type table\n"
       "  conformance [--device D] [--filter TEXT] [--verbose] FILE...\n"
       "                             run WPT conformance or validation vector files\n"
-      "  run [options] GRAPH.json   load a webnn-graph JSON file (+ weights), run it, print outputs\n"
+      "  run [options] GRAPH.json   load a webnn-graph JSON file (+ weights) or a .onnx model, run it,\n"
+      "                             print outputs\n"
       "  mix [--alone] SPEC.json    run several graphs concurrently (latency and throughput jobs)\n"
+      "  convert MODEL.onnx [-o GRAPH.json]\n"
+      "                             convert an ONNX model to a webnn-graph file (onnx2webnn)\n"
       "  help                       this text\n"
       "  --version                  the engine's version\n"
       "\n"
@@ -39,6 +42,7 @@ int main(int argc, char** argv) {
     if (command == "conformance") return webnn::cli::Conformance(args);
     if (command == "run") return webnn::cli::Run(args);
     if (command == "mix") return webnn::cli::Mix(args);
+    if (command == "convert") return webnn::cli::Convert(args);
     if (command == "--version" || command == "version") {
       std::printf("webnn %s\n", webnn::ML::version().c_str());
       return 0;

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -21,6 +22,7 @@
 #include "core/shape.h"
 #include "io/npy.h"
 #include "io/webnn_graph.h"
+#include "progress.h"
 #include "webnn/webnn.h"
 
 namespace webnn::cli {
@@ -252,17 +254,120 @@ void PrintProfile(MLContext& context, const MLGraph& graph, const MLNamedTensors
                 total > 0 ? 100.0 * t / total : 0.0);
 }
 
+// What `webnn run` was asked to do, besides the context's options.
+struct RunOptions {
+  io::GraphLoadOptions load;
+  std::map<std::string, std::string> input_files, reference_files;
+  std::map<std::string, uint32_t> dims;
+  std::string save_dir;
+  uint64_t seed = 1;
+  int iterations = 1;
+  double tolerance = -1;  // < 0: none
+  bool print_memory = false, profile = false, print_values = false;
+  uint64_t print_limit = 256;  // 0: all
+};
+
+// "a, b, c" (sorted: the names of a map).
+template <typename Map>
+std::string NameList(const Map& names) {
+  std::string out;
+  for (const auto& [name, unused] : names) out += (out.empty() ? "" : ", ") + ("'" + name + "'");
+  return out.empty() ? "none" : out;
+}
+
+// Every name given on the command line names something the graph has; the
+// error lists what it has (a typo would otherwise be a silent random input).
+void CheckNames(const io::LoadedGraph& loaded, const RunOptions& run) {
+  for (const auto& [name, file] : run.input_files)
+    if (!loaded.inputs.count(name))
+      throw std::invalid_argument("--input " + name + "=" + file + ": the graph has no input '" + name +
+                                  "'; its inputs are " + NameList(loaded.inputs));
+  for (const auto& [name, file] : run.reference_files)
+    if (!loaded.outputs.count(name))
+      throw std::invalid_argument("--reference " + name + "=" + file + ": the graph has no output '" + name +
+                                  "'; its outputs are " + NameList(loaded.outputs));
+  std::map<std::string, int> dynamic;
+  for (const auto& [input, desc] : loaded.inputs)
+    for (const MLDimension& d : desc.shape)
+      if (d.isDynamic()) dynamic[d.name()] = 0;
+  for (const auto& [name, size] : run.dims)
+    if (!dynamic.count(name))
+      throw std::invalid_argument("--dim " + name + "=" + std::to_string(size) + ": no input has a dynamic dimension '" +
+                                  name + "'; the graph's dynamic dimensions are " + NameList(dynamic));
+}
+
+// Loads with a progress bar on stderr (shown only when loading is slow).
+io::LoadedGraph LoadWithProgress(const MLContext& context, const std::string& graph_path, io::GraphLoadOptions load) {
+  Progress bar("loading " + std::filesystem::path(graph_path).filename().string(), 0, "");
+  load.progress = [&bar](std::string_view phase, uint64_t done, uint64_t total) {
+    bar.SetTotal(total);
+    bar.Update(done, std::string(phase));
+  };
+  return io::LoadGraphFile(context, graph_path, load);
+}
+
+// Element k exactly as text: floats with enough digits to read back the same
+// value, 64-bit integers without a detour through double.
+std::string FormatElement(const std::vector<std::byte>& d, MLOperandDataType t, uint64_t k) {
+  char text[40];
+  auto get = [&](auto x) {
+    std::memcpy(&x, d.data() + k * sizeof(x), sizeof(x));
+    return x;
+  };
+  switch (t) {
+    case MLOperandDataType::kFloat32: std::snprintf(text, sizeof text, "%.9g", get(float{})); break;
+    case MLOperandDataType::kFloat16: std::snprintf(text, sizeof text, "%.5g", ElementAsDouble(d, t, k)); break;
+    case MLOperandDataType::kInt64: std::snprintf(text, sizeof text, "%lld", static_cast<long long>(get(int64_t{}))); break;
+    case MLOperandDataType::kUint64:
+      std::snprintf(text, sizeof text, "%llu", static_cast<unsigned long long>(get(uint64_t{})));
+      break;
+    default: std::snprintf(text, sizeof text, "%.0f", ElementAsDouble(d, t, k)); break;
+  }
+  return text;
+}
+
+// The values, at most 8 a line and never across rows of the last dimension,
+// each line led by the index of its first value: "  [0, 2, 8:16]  1 2 ...".
+void PrintValues(const std::vector<std::byte>& data, MLOperandDataType type, const std::vector<uint32_t>& shape,
+                 uint64_t limit) {
+  const uint64_t n = core::ElementCount(shape);
+  const uint64_t shown = limit == 0 ? n : std::min(n, limit);
+  const uint64_t row = shape.empty() ? 1 : std::max<uint64_t>(shape.back(), 1);
+  constexpr uint64_t kPerLine = 8;
+  for (uint64_t k = 0; k < shown;) {
+    const uint64_t end = std::min({shown, k + kPerLine, (k / row + 1) * row});
+    std::string index = "[";
+    uint64_t rest = k / row;
+    std::string outer;
+    for (size_t i = shape.size() > 0 ? shape.size() - 1 : 0; i-- > 0;) {
+      outer = std::to_string(rest % shape[i]) + (outer.empty() ? "" : ", ") + outer;
+      rest /= shape[i];
+    }
+    if (!shape.empty())
+      index += outer + (outer.empty() ? "" : ", ") + std::to_string(k % row) + ":" + std::to_string((end - 1) % row + 1);
+    std::printf("  %s]", index.c_str());
+    for (uint64_t j = k; j < end; ++j) std::printf(" %s", FormatElement(data, type, j).c_str());
+    std::printf("\n");
+    k = end;
+  }
+  if (shown < n)
+    std::printf("  ... %llu more values (--print-limit 0 prints all, --save writes them)\n",
+                static_cast<unsigned long long>(n - shown));
+}
+
 void Usage() {
   std::printf(
       "usage: webnn run [options] GRAPH.json\n"
       "Loads a webnn-graph JSON file and its weights, runs it and prints each output's\n"
-      "shape, statistics and the wall time.\n"
+      "shape, statistics and the wall time. A .onnx file is converted first (webnn convert)\n"
+      "into a temporary directory.\n"
       "  --device D              reference, cpu, gpu or auto (default)\n"
       "  --threads N             cpu device threads, at most 1024 (default: all cores)\n"
       "  --no-passes             run the graph as built: no graph passes (fusions, ...)\n"
       "  --nhwc-layout           also run the experimental nhwc layout pass\n"
       "  --weights FILE          .weights or .safetensors (default: next to GRAPH.json)\n"
-      "  --manifest FILE         manifest of a .weights file (default: <weights>.manifest.json)\n"
+      "  --manifest FILE         manifest of a .weights file (default: the weights path with\n"
+      "                          .manifest.json for .weights, e.g. det.weights -> det.manifest.json)\n"
       "  --stream-weights BYTES  build the weights weightless, then stream them from the mapped file\n"
       "                          through MLConstantWriter in chunks of BYTES (webnn#901)\n"
       "  --input NAME=FILE.npy   input data (repeatable); other inputs are random\n"
@@ -271,6 +376,8 @@ void Usage() {
       "  --reference NAME=FILE.npy  compare an output with reference data\n"
       "  --tolerance T           fail (exit 1) if a compared output's max |ours - ref| / max |ref| > T\n"
       "  --save DIR              write every output as DIR/NAME.npy\n"
+      "  --print                 print each output's values (the first --print-limit of them)\n"
+      "  --print-limit N         values printed per output with --print (default 256; 0: all)\n"
       "  --iterations N          time N dispatches after one warm-up (default 1)\n"
       "  --staging-limit BYTES   MLContextOptions::constantStagingLimit: raw bytes streamed weights may\n"
       "                          hold at once before they are packed (default 64 MiB)\n"
@@ -289,22 +396,13 @@ void Usage() {
 
 }  // namespace
 
-int RunGraph(MLContext& context, const std::string& graph_path, const io::GraphLoadOptions& load,
-             const std::map<std::string, std::string>& input_files,
-             const std::map<std::string, std::string>& reference_files, const std::map<std::string, uint32_t>& dims,
-             const std::string& save_dir, uint64_t seed, int iterations, double tolerance, bool print_memory,
-             bool profile, MLGraph& built);
+int RunGraph(MLContext& context, const std::string& graph_path, const RunOptions& run, MLGraph& built);
 
 int Run(const Args& args) {
   MLContextOptions context_options;
-  io::GraphLoadOptions load;
-  std::map<std::string, std::string> input_files, reference_files;
-  std::map<std::string, uint32_t> dims;
-  std::string graph_path, save_dir;
-  uint64_t seed = 1;
-  int iterations = 1;
-  double tolerance = -1;
-  bool print_memory = false, profile = false;
+  RunOptions run;
+  io::GraphLoadOptions& load = run.load;
+  std::string graph_path;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&]() -> const std::string& {
@@ -342,29 +440,33 @@ int Run(const Args& args) {
       load.manifest_path = value();
     } else if (a == "--input") {
       auto [k, v] = SplitAssign(value(), "--input");
-      input_files[k] = v;
+      run.input_files[k] = v;
     } else if (a == "--reference") {
       auto [k, v] = SplitAssign(value(), "--reference");
-      reference_files[k] = v;
+      run.reference_files[k] = v;
     } else if (a == "--dim") {
       auto [k, v] = SplitAssign(value(), "--dim");
-      dims[k] = ParseUint32(v, "--dim " + k);
+      run.dims[k] = ParseUint32(v, "--dim " + k);
     } else if (a == "--seed") {
-      seed = std::stoull(value());
+      run.seed = std::stoull(value());
     } else if (a == "--tolerance") {
-      tolerance = std::stod(value());
+      run.tolerance = std::stod(value());
     } else if (a == "--save") {
-      save_dir = value();
+      run.save_dir = value();
     } else if (a == "--staging-limit") {
       context_options.constantStagingLimit = ParseBytes(value(), "--staging-limit");
     } else if (a == "--memory-limit") {
       context_options.memoryLimit = ParseBytes(value(), "--memory-limit");
     } else if (a == "--memory") {
-      print_memory = true;
+      run.print_memory = true;
     } else if (a == "--profile") {
-      profile = true;
+      run.profile = true;
     } else if (a == "--iterations") {
-      iterations = std::max(1, std::stoi(value()));
+      run.iterations = std::max(1, std::stoi(value()));
+    } else if (a == "--print") {
+      run.print_values = true;
+    } else if (a == "--print-limit") {
+      run.print_limit = ParseUint32(value(), "--print-limit");
     } else if (!a.empty() && a[0] == '-') {
       throw std::invalid_argument("unknown option " + a + " (see --help)");
     } else {
@@ -373,27 +475,35 @@ int Run(const Args& args) {
   }
   if (graph_path.empty()) throw std::invalid_argument("no graph file given (see --help)");
 
+  // An ONNX model is converted first, into a directory removed on return.
+  std::optional<TemporaryDirectory> converted;
+  if (std::filesystem::path(graph_path).extension() == ".onnx") {
+    converted.emplace("webnn-run");
+    const std::filesystem::path json = converted->path() / std::filesystem::path(graph_path).filename().replace_extension(".json");
+    std::printf("converting %s with onnx2webnn (`webnn convert %s -o FILE.json` keeps the result)\n",
+                graph_path.c_str(), graph_path.c_str());
+    std::fflush(stdout);
+    ConvertOnnx(graph_path, json.string(), {});
+    graph_path = json.string();
+  }
+
   MLContext context = ML::createContext(context_options);
   MLGraph built;  // once loaded: the report names its arena
   try {
-    return RunGraph(context, graph_path, load, input_files, reference_files, dims, save_dir, seed, iterations,
-                    tolerance, print_memory, profile, built);
+    return RunGraph(context, graph_path, run, built);
   } catch (const QuotaExceededError&) {
     // What was in use when the limit was hit.
-    if (print_memory) PrintMemory(context, built.impl() ? &built : nullptr, false);
+    if (run.print_memory) PrintMemory(context, built.impl() ? &built : nullptr, false);
     throw;
   }
 }
 
-int RunGraph(MLContext& context, const std::string& graph_path, const io::GraphLoadOptions& load,
-             const std::map<std::string, std::string>& input_files,
-             const std::map<std::string, std::string>& reference_files, const std::map<std::string, uint32_t>& dims,
-             const std::string& save_dir, uint64_t seed, int iterations, double tolerance, bool print_memory,
-             bool profile, MLGraph& built) {
+int RunGraph(MLContext& context, const std::string& graph_path, const RunOptions& run, MLGraph& built) {
   const auto t0 = Clock::now();
-  io::LoadedGraph loaded = io::LoadGraphFile(context, graph_path, load);
+  io::LoadedGraph loaded = LoadWithProgress(context, graph_path, run.load);
   built = loaded.graph;
   const auto t1 = Clock::now();
+  CheckNames(loaded, run);
   std::printf("graph: %s%s%s on device %s\n", graph_path.c_str(), loaded.name.empty() ? "" : " (",
               loaded.name.empty() ? "" : (loaded.name + ")").c_str(), context.deviceName().c_str());
   std::printf("load + build: %.2f ms\n", Ms(t1 - t0));
@@ -401,7 +511,7 @@ int RunGraph(MLContext& context, const std::string& graph_path, const io::GraphL
   std::printf("placement: %s\n", PlacementSummary(loaded.graph).c_str());
 
   // Inputs: concrete shapes (dynamic dims from --dim or maxSize) and data.
-  std::mt19937_64 rng(seed);
+  std::mt19937_64 rng(run.seed);
   MLNamedTensors inputs, outputs;
   std::map<std::string, std::vector<uint32_t>> input_shapes;
   for (const auto& [name, desc] : loaded.inputs) {
@@ -411,12 +521,12 @@ int RunGraph(MLContext& context, const std::string& graph_path, const io::GraphL
         shape.push_back(static_cast<uint32_t>(d.size()));
         continue;
       }
-      auto it = dims.find(d.name());
-      shape.push_back(it != dims.end() ? it->second : static_cast<uint32_t>(d.size()));
+      auto it = run.dims.find(d.name());
+      shape.push_back(it != run.dims.end() ? it->second : static_cast<uint32_t>(d.size()));
     }
     std::vector<std::byte> data;
-    auto file = input_files.find(name);
-    if (file != input_files.end()) {
+    auto file = run.input_files.find(name);
+    if (file != run.input_files.end()) {
       io::NpyArray npy = io::ReadNpy(file->second);
       if (npy.dataType != desc.dataType)
         throw DataError("input '" + name + "': " + file->second + " holds " + std::string(ToString(npy.dataType)) +
@@ -431,10 +541,8 @@ int RunGraph(MLContext& context, const std::string& graph_path, const io::GraphL
     inputs[name] = t;
     input_shapes[name] = shape;
     std::printf("input  %-20s %-8s %s%s\n", name.c_str(), std::string(ToString(desc.dataType)).c_str(),
-                ShapeString(shape).c_str(), file != input_files.end() ? "" : " (random)");
+                ShapeString(shape).c_str(), file != run.input_files.end() ? "" : " (random)");
   }
-  for (const auto& name : input_files)
-    if (!loaded.inputs.count(name.first)) throw std::invalid_argument("the graph has no input '" + name.first + "'");
   std::map<std::string, std::vector<uint32_t>> output_shapes = loaded.graph.computeShapes(input_shapes);
   for (const auto& [name, desc] : loaded.outputs)
     outputs[name] = context.createTensor({desc.dataType, output_shapes.at(name), true, false});
@@ -446,6 +554,7 @@ int RunGraph(MLContext& context, const std::string& graph_path, const io::GraphL
   for (const auto& [name, t] : outputs) results[name] = context.readTensor(t);
   const double first_ms = Ms(Clock::now() - t2);
   std::vector<double> times;
+  const int iterations = run.iterations;
   for (int k = 0; k < iterations && iterations > 1; ++k) {
     auto s = Clock::now();
     context.dispatch(loaded.graph, inputs, outputs);
@@ -459,7 +568,7 @@ int RunGraph(MLContext& context, const std::string& graph_path, const io::GraphL
                 times[times.size() / 2], times.front(), times.back());
   }
 
-  if (profile) PrintProfile(context, loaded.graph, inputs, outputs, std::max(iterations, 1));
+  if (run.profile) PrintProfile(context, loaded.graph, inputs, outputs, std::max(iterations, 1));
 
   bool within_tolerance = true;
   for (const auto& [name, desc] : loaded.outputs) {
@@ -488,8 +597,10 @@ int RunGraph(MLContext& context, const std::string& graph_path, const io::GraphL
     if (nan || inf) std::printf(" nan %llu inf %llu", static_cast<unsigned long long>(nan), static_cast<unsigned long long>(inf));
     std::printf("\n");
 
-    auto ref = reference_files.find(name);
-    if (ref != reference_files.end()) {
+    if (run.print_values) PrintValues(data, desc.dataType, shape, run.print_limit);
+
+    auto ref = run.reference_files.find(name);
+    if (ref != run.reference_files.end()) {
       io::NpyArray r = io::ReadNpy(ref->second);
       if (r.shape != shape) throw DataError("reference for '" + name + "' has shape " + ShapeString(r.shape));
       double max_abs = 0, max_ref = 0, max_rel = 0;
@@ -504,18 +615,16 @@ int RunGraph(MLContext& context, const std::string& graph_path, const io::GraphL
       const double scaled = max_ref > 0 ? max_abs / max_ref : max_abs;
       std::printf("  vs %s: max abs error %.3g, max |ours-ref|/max|ref| %.3g, max elementwise rel error %.3g\n",
                   ref->second.c_str(), max_abs, scaled, max_rel);
-      if (tolerance >= 0 && !(scaled <= tolerance)) within_tolerance = false;
+      if (run.tolerance >= 0 && !(scaled <= run.tolerance)) within_tolerance = false;
     }
-    if (!save_dir.empty()) {
-      std::filesystem::create_directories(save_dir);
-      io::WriteNpy((std::filesystem::path(save_dir) / (name + ".npy")).string(), {desc.dataType, shape, data});
+    if (!run.save_dir.empty()) {
+      std::filesystem::create_directories(run.save_dir);
+      io::WriteNpy((std::filesystem::path(run.save_dir) / (name + ".npy")).string(), {desc.dataType, shape, data});
     }
   }
-  for (const auto& [name, file] : reference_files)
-    if (!loaded.outputs.count(name)) throw std::invalid_argument("the graph has no output '" + name + "'");
-  if (print_memory) PrintMemory(context, &loaded.graph, true);
+  if (run.print_memory) PrintMemory(context, &loaded.graph, true);
   if (!within_tolerance) {
-    std::printf("FAILED: an output exceeds --tolerance %g\n", tolerance);
+    std::printf("FAILED: an output exceeds --tolerance %g\n", run.tolerance);
     return 1;
   }
   return 0;
