@@ -234,7 +234,7 @@ TEST_CASE("activation validation names op, label and argument", "[activation][va
   CHECK(ErrorName([&] { b.clamp(i4); }) == "TypeError");
   CHECK(ErrorName([&] { b.softplus(u8); }) == "TypeError");
 
-  CHECK(ErrorMessage([&] { b.elu(f16, {{.label = "e1"}, NAN}); }) ==
+  CHECK(ErrorMessage([&] { b.elu(f16, {.label = "e1", .alpha = NAN}); }) ==
         "elu [e1]: argument 'options.alpha' must be a finite number, got NaN");
   CHECK(ErrorMessage([&] { b.hardSigmoid(f32, {.beta = INFINITY}); }) ==
         "hardSigmoid: argument 'options.beta' must be a finite number, got Infinity");
@@ -242,7 +242,7 @@ TEST_CASE("activation validation names op, label and argument", "[activation][va
         "linear: argument 'options.beta' must be a finite number, got -Infinity");
   CHECK(ErrorName([&] { b.leakyRelu(f32, {.alpha = NAN}); }) == "TypeError");
 
-  CHECK(ErrorMessage([&] { b.clamp(f32, {{.label = "c"}, 3, 1}); }) ==
+  CHECK(ErrorMessage([&] { b.clamp(f32, {.label = "c", .minValue = 3, .maxValue = 1}); }) ==
         "clamp [c]: options.minValue (3) must not be greater than options.maxValue (1) after casting to float32");
   CHECK(ErrorName([&] { b.clamp(i64, {.minValue = MLNumber::BigInt(3), .maxValue = MLNumber::BigInt(1)}); }) ==
         "TypeError");

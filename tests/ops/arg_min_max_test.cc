@@ -108,14 +108,14 @@ TEST_CASE("argMin/argMax validation names op, label and argument", "[arg_min_max
   MLContext ctx = Context();
   MLGraphBuilder b(ctx);
   auto x = b.input("x", {MLOperandDataType::kFloat32, {1, 2, 3, 4}});
-  CHECK(ErrorMessage([&] { b.argMin(x, 4, {{.label = "a1"}}); }) ==
+  CHECK(ErrorMessage([&] { b.argMin(x, 4, {.label = "a1"}); }) ==
         "argMin [a1]: axis 4 must be less than the input rank 4");
   CHECK(ErrorMessage([&] {
-          b.argMax(x, 1, {{.label = "a2"}, false, MLOperandDataType::kFloat32});
+          b.argMax(x, 1, {.label = "a2", .keepDimensions = false, .outputDataType = MLOperandDataType::kFloat32});
         }) == "argMax [a2]: outputDataType float32 is not supported; allowed: int32, int64");
   CHECK(ErrorName([&] { b.argMax(x, 1, {.outputDataType = MLOperandDataType::kUint32}); }) == "TypeError");
   auto s = b.input("s", {MLOperandDataType::kFloat32, {}});
-  const std::string scalar = ErrorMessage([&] { b.argMin(s, 0, {{.label = "a3"}}); });
+  const std::string scalar = ErrorMessage([&] { b.argMin(s, 0, {.label = "a3"}); });
   CHECK(scalar.find("argMin [a3]: ") == 0);
   CHECK(scalar.find("'input'") != std::string::npos);
   MLGraphBuilder other(ctx);

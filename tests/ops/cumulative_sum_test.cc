@@ -72,10 +72,10 @@ TEST_CASE("cumulativeSum validation names op, label and argument", "[cumulative_
   MLContext ctx = Context();
   MLGraphBuilder b(ctx);
   auto x = b.input("x", {MLOperandDataType::kFloat32, {1, 2, 3}});
-  CHECK(ErrorMessage([&] { b.cumulativeSum(x, 3, {{.label = "c1"}}); }) ==
+  CHECK(ErrorMessage([&] { b.cumulativeSum(x, 3, {.label = "c1"}); }) ==
         "cumulativeSum [c1]: axis 3 must be less than the input rank 3");
   auto s = b.input("s", {MLOperandDataType::kFloat32, {}});
-  const std::string scalar = ErrorMessage([&] { b.cumulativeSum(s, 0, {{.label = "c2"}}); });
+  const std::string scalar = ErrorMessage([&] { b.cumulativeSum(s, 0, {.label = "c2"}); });
   CHECK(scalar.find("cumulativeSum [c2]: ") == 0);
   CHECK(scalar.find("'input'") != std::string::npos);
   auto i8 = b.input("i8", {MLOperandDataType::kInt8, {4}});

@@ -227,15 +227,15 @@ TEST_CASE("reduction validation names op, label and argument", "[reduce][validat
   MLContext ctx = Context();
   MLGraphBuilder b(ctx);
   auto x = b.input("x", {MLOperandDataType::kFloat32, {2, 3, 4}});
-  CHECK(ErrorMessage([&] { b.reduceSum(x, {{.label = "r1"}, std::vector<uint32_t>{3}}); }) ==
+  CHECK(ErrorMessage([&] { b.reduceSum(x, {.label = "r1", .axes = std::vector<uint32_t>{3}}); }) ==
         "reduceSum [r1]: axes contains 3, which is not less than the input rank 3");
-  CHECK(ErrorMessage([&] { b.reduceL2(x, {{.label = "r2"}, std::vector<uint32_t>{0, 2, 0}}); }) ==
+  CHECK(ErrorMessage([&] { b.reduceL2(x, {.label = "r2", .axes = std::vector<uint32_t>{0, 2, 0}}); }) ==
         "reduceL2 [r2]: axes contains 0 more than once");
   CHECK(ErrorName([&] { b.reduceMax(x, {.axes = std::vector<uint32_t>{0xffffffffu}}); }) == "TypeError");
 
   auto i32 = b.input("i32", {MLOperandDataType::kInt32, {2}});
   auto i8 = b.input("i8", {MLOperandDataType::kInt8, {2}});
-  const std::string mean_int = ErrorMessage([&] { b.reduceMean(i32, {{.label = "m"}}); });
+  const std::string mean_int = ErrorMessage([&] { b.reduceMean(i32, {.label = "m"}); });
   CHECK(mean_int.find("reduceMean [m]: ") == 0);
   CHECK(mean_int.find("'input'") != std::string::npos);
   CHECK(mean_int.find("int32") != std::string::npos);

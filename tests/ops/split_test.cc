@@ -89,19 +89,19 @@ TEST_CASE("split validation names op, label and argument", "[split][validation]"
   MLContext ctx = Context();
   MLGraphBuilder b(ctx);
   auto x = b.input("x", {MLOperandDataType::kFloat32, {2, 5}});
-  CHECK(ErrorMessage([&] { b.split(x, 2u, {{.label = "s1"}, 2}); }) ==
+  CHECK(ErrorMessage([&] { b.split(x, 2u, {.label = "s1", .axis = 2}); }) ==
         "split [s1]: axis 2 must be less than the input rank 2");
-  CHECK(ErrorMessage([&] { b.split(x, 2u, {{.label = "s2"}, 1}); }) ==
+  CHECK(ErrorMessage([&] { b.split(x, 2u, {.label = "s2", .axis = 1}); }) ==
         "split [s2]: splits 2 does not evenly divide input dimension 1 (5)");
-  CHECK(ErrorMessage([&] { b.split(x, 0u, {{.label = "s3"}, 1}); }) ==
+  CHECK(ErrorMessage([&] { b.split(x, 0u, {.label = "s3", .axis = 1}); }) ==
         "split [s3]: splits must be in [1, 8192], got 0");
-  CHECK(ErrorMessage([&] { b.split(x, 8193u, {{.label = "s4"}, 1}); }) ==
+  CHECK(ErrorMessage([&] { b.split(x, 8193u, {.label = "s4", .axis = 1}); }) ==
         "split [s4]: splits must be in [1, 8192], got 8193");
-  CHECK(ErrorMessage([&] { b.split(x, std::vector<uint32_t>{2, 0, 3}, {{.label = "s5"}, 1}); }) ==
+  CHECK(ErrorMessage([&] { b.split(x, std::vector<uint32_t>{2, 0, 3}, {.label = "s5", .axis = 1}); }) ==
         "split [s5]: splits[1] must be greater than 0");
-  CHECK(ErrorMessage([&] { b.split(x, std::vector<uint32_t>{2, 2}, {{.label = "s6"}, 1}); }) ==
+  CHECK(ErrorMessage([&] { b.split(x, std::vector<uint32_t>{2, 2}, {.label = "s6", .axis = 1}); }) ==
         "split [s6]: splits sum to 4 but input dimension 1 is 5");
-  CHECK(ErrorMessage([&] { b.split(x, std::vector<uint32_t>{}, {{.label = "s7"}, 1}); }) ==
+  CHECK(ErrorMessage([&] { b.split(x, std::vector<uint32_t>{}, {.label = "s7", .axis = 1}); }) ==
         "split [s7]: splits must have 1 to 8192 entries, got 0");
   // Sums that overflow 32 bits are still compared exactly.
   CHECK(ErrorName([&] { b.split(x, std::vector<uint32_t>{0xffffffffu, 6}, {.axis = 1}); }) == "TypeError");

@@ -57,7 +57,7 @@ TEST_CASE("triangular validation names op, label and argument", "[triangular][va
   MLContext ctx = Context();
   MLGraphBuilder b(ctx);
   auto v = b.input("v", {MLOperandDataType::kFloat32, {4}});
-  CHECK(ErrorMessage([&] { b.triangular(v, {{.label = "t1"}}); }) ==
+  CHECK(ErrorMessage([&] { b.triangular(v, {.label = "t1"}); }) ==
         "triangular [t1]: argument 'input' must have rank in [2, 8], got 1");
   auto x = b.input("x", {MLOperandDataType::kInt64, {2, 3, 4}});
   auto y = b.triangular(x, {.upper = false, .diagonal = std::numeric_limits<int32_t>::min()});
