@@ -65,6 +65,50 @@ NP_TO_WEBNN = {
 }
 
 
+# 4-bit types: onnx 1.12 has no enum for them, so they are known by number. Their values live
+# unpacked in int8/uint8 arrays whose dtype carries a marker; packing (two per byte, low nibble
+# first, as in ONNX and WebNN) happens only when they are written.
+ONNX_UINT4, ONNX_INT4 = 21, 22
+INT4 = np.dtype(np.int8, metadata={"webnn": "int4"})
+UINT4 = np.dtype(np.uint8, metadata={"webnn": "uint4"})
+
+
+def four_bit(dtype):
+    """'int4'/'uint4' for a marked dtype, else None."""
+    md = np.dtype(dtype).metadata
+    return md.get("webnn") if md else None
+
+
+def read_4bit(t):
+    """An INT4/UINT4 TensorProto as an unpacked array with the INT4/UINT4 dtype."""
+    if t.data_location == TensorProto.EXTERNAL:
+        raise Unsupported("4-bit initializer with external data is not supported")
+    n = int(np.prod(t.dims, dtype=np.int64)) if len(t.dims) else 1
+    if t.HasField("raw_data"):
+        packed = np.frombuffer(t.raw_data, np.uint8)
+    else:
+        packed = np.asarray(t.int32_data, np.int64).astype(np.uint8)  # one packed byte per int32
+    if packed.size != (n + 1) // 2:
+        raise Unsupported(f"4-bit initializer holds {packed.size} bytes, its shape needs {(n + 1) // 2}")
+    u = np.empty(packed.size * 2, np.uint8)
+    u[0::2] = packed & 0xF
+    u[1::2] = packed >> 4
+    u = u[:n]
+    if t.data_type == ONNX_INT4:
+        return (u.astype(np.int8) - ((u >= 8).astype(np.int8) << 4)).view(INT4).reshape(tuple(t.dims))
+    return u.view(UINT4).reshape(tuple(t.dims))
+
+
+def tensor_bytes(array):
+    """The little-endian bytes of a constant (4-bit types packed two per byte, low nibble first)."""
+    if four_bit(array.dtype):
+        u = (np.ascontiguousarray(array).reshape(-1).view(np.uint8) & 0xF)
+        if u.size % 2:
+            u = np.concatenate([u, np.zeros(1, np.uint8)])
+        return (u[0::2] | (u[1::2] << 4)).tobytes()
+    return np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<"), copy=False).tobytes()
+
+
 def onnx_dtype(elem_type, what):
     if elem_type not in ONNX_TO_NP:
         name = TensorProto.DataType.Name(elem_type) if elem_type in TensorProto.DataType.values() else elem_type
@@ -74,6 +118,8 @@ def onnx_dtype(elem_type, what):
 
 def webnn_dtype(dtype, what="tensor"):
     dtype = np.dtype(dtype)
+    if four_bit(dtype):
+        return four_bit(dtype)
     if dtype not in NP_TO_WEBNN:
         raise Unsupported(f"{what}: data type {dtype} has no WebNN equivalent "
                           "(WebNN: float32, float16, int32, uint32, int64, uint64, int8, uint8/bool)")
@@ -86,12 +132,14 @@ class Dyn:
     """A dimension whose size is not known while converting."""
     _count = 0
 
-    def __init__(self, name=None, max_size=None, origin=""):
+    def __init__(self, name=None, max_size=None, origin="", expr=None):
         Dyn._count += 1
         self.name = name          # set for named input dimensions: usable in reshape/expand
         self.max_size = max_size
         self.origin = origin      # for messages: what derived it
         self.id = Dyn._count
+        # A sum of named dimensions plus a constant, when known: ((name, coeff), ...), const.
+        self.expr = ((((name, 1),), 0) if name else None) if expr is None else expr
 
     def __repr__(self):
         return self.name if self.name else "?"
@@ -244,7 +292,7 @@ class ConversionResult:
             for name, arr in self.weights.items():
                 pad = (-len(blob)) % 64  # 64-byte aligned tensors
                 blob += b"\0" * pad
-                data = np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<"), copy=False).tobytes()
+                data = tensor_bytes(arr)
                 manifest["tensors"][name] = {"dataType": webnn_dtype(arr.dtype), "shape": list(arr.shape),
                                              "byteOffset": len(blob), "byteLength": len(data)}
                 blob += data
@@ -280,7 +328,7 @@ def graph_to_json(graph):
 
 class Converter:
     def __init__(self, model, dims=None, input_shapes=None, max_sizes=None, default_max_size=1024,
-                 inline_limit=64, labels=True, check_shapes=True):
+                 inline_limit=64, labels=True, check_shapes=True, dim_sums=None):
         self.model = model
         self.dims = dict(dims or {})
         self.input_shapes = dict(input_shapes or {})
@@ -305,6 +353,16 @@ class Converter:
         self.notes = []
         self.dyn_by_name = {}
         self.used = set()
+        # NAME -> [A, B, ...]: the named input dimension NAME equals A + B + ... (--dim-sum), so a
+        # Concat whose size is that sum gets NAME and can be reshaped/expanded by name.
+        self.dim_sums = dict(dim_sums or {})
+        self.sum_alias = {}             # expr -> named Dyn
+        self.declared_out_dims = {}     # graph output -> [dim_param or None per axis]
+        for vo in model.graph.output:
+            t = vo.type.tensor_type
+            if vo.type.HasField("tensor_type") and t.HasField("shape"):
+                self.declared_out_dims[vo.name] = [d.dim_param if d.HasField("dim_param") else None
+                                                   for d in t.shape.dim]
 
     # ids
     def unique(self, hint):
@@ -324,7 +382,7 @@ class Converter:
             raise Unsupported(f"constant '{hint}' is empty (shape {list(array.shape)}); WebNN has no empty tensors")
         if array.dtype == np.bool_:
             array = array.astype(np.uint8)
-        data = np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<"), copy=False).tobytes()
+        data = tensor_bytes(array)
         key = (wt, array.shape, hashlib.sha1(data).hexdigest())
         if key in self.const_cache:
             return self.const_cache[key]
@@ -336,7 +394,7 @@ class Converter:
             if array.dtype.kind == "f":
                 if np.all(np.signbit(flat) == np.signbit(first)):  # 0.0 == -0.0: keep signs exact
                     init = {"kind": "scalar", "value": float(first)}
-            elif abs(int(first)) <= 2 ** 53:
+            elif abs(int(first)) <= 2 ** 53 and not four_bit(array.dtype):
                 init = {"kind": "scalar", "value": int(first)}
         if init is None and len(data) <= self.inline_limit:
             init = {"kind": "inlineBytes", "bytes": list(data)}
@@ -392,6 +450,50 @@ class Converter:
                            "_refs": operand_options})
         return [Value(i, dt, s, operand=i) for i, (s, dt) in zip(out_ids, outputs)]
 
+    # derived dimensions
+    def sum_dim(self, dims, ctx=None, out_name=None, axis=None):
+        """The size of a Concat axis from its parts' sizes: an int, or a Dyn whose expr is the sum of
+        the parts' exprs. The sum becomes a named dimension when --dim-sum declares it, or when the
+        model declares this graph output's dimension with the dim_param of a graph input's
+        dimension (ONNX Runtime GenAI models: present.N.key [.., total_sequence_length, ..] and
+        attention_mask [.., total_sequence_length]). The engine checks the equality at dispatch
+        wherever the name is used (reshape/expand sizes must match the data)."""
+        if all(isinstance(d, int) for d in dims):
+            return sum(dims)
+        terms, const = {}, 0
+        for d in dims:
+            if isinstance(d, int):
+                const += d
+            elif d.expr is None:
+                return Dyn(origin=f"Concat '{ctx.label if ctx else ''}'")
+            else:
+                for n, k in d.expr[0]:
+                    terms[n] = terms.get(n, 0) + k
+                const += d.expr[1]
+        expr = (tuple(sorted(terms.items())), const)
+        if not self.sum_alias and self.dim_sums:
+            for name, parts in self.dim_sums.items():
+                t = {}
+                for x in parts:
+                    t[x] = t.get(x, 0) + 1
+                key = (tuple(sorted(t.items())), 0)
+                if name not in self.dyn_by_name:
+                    raise Unsupported(f"--dim-sum {name}=...: '{name}' is not a dynamic dimension of any graph input")
+                self.sum_alias[key] = self.dyn_by_name[name]
+        if expr in self.sum_alias:
+            return self.sum_alias[expr]
+        declared = self.declared_out_dims.get(out_name)
+        if declared and axis is not None and axis < len(declared) and declared[axis] in self.dyn_by_name:
+            named = self.dyn_by_name[declared[axis]]
+            if named.expr != expr:
+                self.sum_alias[expr] = named
+                pretty = " + ".join((f"{k}*" if k != 1 else "") + n for n, k in expr[0]) + \
+                    (f" + {const}" if const else "")
+                self.notes.append(f"dimension '{named.name}' is taken to equal {pretty} (graph output "
+                                  f"'{out_name}' declares it); the engine checks this at dispatch")
+                return named
+        return Dyn(origin=f"Concat '{ctx.label if ctx else ''}'", expr=expr)
+
     # inputs
     def input_value(self, vi):
         name = vi.name
@@ -434,7 +536,7 @@ class Converter:
         for t in g.initializer:
             init_names.add(t.name)
             try:
-                arr = numpy_helper.to_array(t)
+                arr = read_4bit(t) if t.data_type in (ONNX_INT4, ONNX_UINT4) else numpy_helper.to_array(t)
             except Exception as e:  # external data missing, ...
                 problems.append(("(initializer)", t.name, f"cannot read: {e}"))
                 continue
@@ -517,11 +619,18 @@ class Converter:
         if problems:
             raise ConversionError(g.name or "model", problems)
 
+        nodes_json, consts_json = self._prune(outputs)
+        referenced = self._needed
         inputs_json = OrderedDict()
         for v in graph_inputs:
+            if any(isinstance(d, int) and d == 0 for d in v.shape):
+                if v.name in referenced:
+                    raise ConversionError(g.name or "model", [("(input)", v.name, f"has the empty shape "
+                                                               f"{shape_str(v.shape)} and is used")])
+                self.notes.append(f"input '{v.name}' has the empty shape {shape_str(v.shape)} and is left out")
+                continue
             inputs_json[v.name] = {"dataType": webnn_dtype(v.dtype), "shape": [
                 d if isinstance(d, int) else {"name": d.name, "maxSize": d.max_size} for d in v.shape]}
-        nodes_json, consts_json = self._prune(outputs)
         graph = OrderedDict([
             ("format", "webnn-graph-json"), ("version", 2), ("name", g.name or "model"),
             ("inputs", inputs_json), ("consts", consts_json), ("nodes", nodes_json), ("outputs", outputs)])
@@ -607,6 +716,7 @@ class Converter:
             stack.extend(n["_refs"])
         nodes = [{k: v for k, v in n.items() if k != "_refs"} for n in self.nodes if id(n) in live_nodes]
         consts = OrderedDict((k, c) for k, c in self.consts.items() if k in needed)
+        self._needed = needed
         return nodes, consts
 
     def _check_against_onnx_shapes(self, graph_inputs):

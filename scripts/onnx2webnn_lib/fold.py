@@ -97,6 +97,24 @@ def reshape_target(in_shape, target, allowzero):
             out.append(t)
     if infer is not None:
         known = [d for j, d in enumerate(out) if j != infer]
+        dyn_in = [d for d in in_shape if not isinstance(d, int)]
+        dyn_known = [d for d in known if not isinstance(d, int)]
+        # Dynamic dims that appear on both sides cancel: [1, S, 14, 64] -> [1, S, -1] infers 896, and
+        # [1, 2, 7, T, 64] -> [1, 14, -1, 64] infers T itself.
+        for d in list(dyn_known):
+            same = [e for e in dyn_in if e is d]
+            if same:
+                dyn_in.remove(same[0])
+                dyn_known.remove(d)
+        if not dyn_known and len(dyn_in) <= 1 and (dyn_in or not is_static(in_shape)):
+            total = int(np.prod([d for d in in_shape if isinstance(d, int)], dtype=np.int64))
+            rest = int(np.prod([d for d in known if isinstance(d, int)], dtype=np.int64))
+            if dyn_in and total == rest:
+                out[infer] = dyn_in[0]
+                return tuple(out)
+            if not dyn_in and rest and total % rest == 0:
+                out[infer] = total // rest
+                return tuple(out)
         if not is_static(in_shape) or not is_static(known):
             # A lone dynamic dim may carry over: [N, a, b] -> [N, -1] keeps N.
             raise Unsupported(f"Reshape to {target} must infer -1 from the dynamic shape {shape_str(in_shape)}; "

@@ -829,12 +829,7 @@ def op_concat(c):
         raise Unsupported("every input is empty")
     if len(parts) == 1:
         return alias(parts[0])
-    total = 0
-    for x in parts:
-        if isinstance(x.shape[axis], Dyn) or isinstance(total, Dyn):
-            total = Dyn(origin=f"Concat '{c.label}'")
-        else:
-            total += x.shape[axis]
+    total = c.g.sum_dim([x.shape[axis] for x in parts], c, c.outputs[0], axis)
     shape = list(parts[0].shape)
     for x in parts[1:]:
         for i in range(rank):
@@ -1082,11 +1077,33 @@ def _quant_param(c, v, x, axis, what):
     raise Unsupported(f"{what} of rank {len(v.shape)} (blocked quantization)")
 
 
+def _block_param(c, v, x, axis, block, what):
+    """Blocked quantization (opset 21 block_size): the scale/zero point has the input's rank and
+    ceil(dim / block_size) blocks along `axis`. WebNN expresses the same thing with a scale of the
+    input's rank whose every dimension divides the input's (block = input dim / scale dim), so a
+    partial last block cannot be expressed."""
+    if len(v.shape) != len(x.shape):
+        raise Unsupported(f"blocked {what} has rank {len(v.shape)}, the input rank {len(x.shape)}")
+    n = x.shape[axis]
+    if isinstance(n, Dyn):
+        raise Unsupported(f"blocked quantization along the dynamic dimension {axis} ({n})")
+    if n % block:
+        raise Unsupported(f"block_size {block} does not divide the input's dimension {axis} ({n}): the last "
+                          "block is partial, which WebNN's blockwise scale cannot express")
+    for i, (d, e) in enumerate(zip(v.shape, x.shape)):
+        want = n // block if i == axis else e
+        if not (d is want or d == want):
+            raise Unsupported(f"blocked {what} shape {shape_str(v.shape)} does not match input "
+                              f"{shape_str(x.shape)} with block_size {block} along axis {axis}")
+    return v
+
+
 @handler("DequantizeLinear", "QuantizeLinear")
 def op_quantize(c):
     c.check_attrs(["axis", "saturate", "block_size", "output_dtype"])
-    if c.attr("block_size", 0):
-        raise Unsupported("block_size != 0")
+    block = int(c.attr("block_size", 0))
+    if block < 0:
+        raise Unsupported(f"block_size {block}")
     x, scale, zp = c.input(0), c.input(1), c.opt_input(2)
     axis = norm_axis(c.attr("axis", 1), max(len(x.shape), 1)) if len(x.shape) else 0
     if zp is None:
@@ -1097,8 +1114,14 @@ def op_quantize(c):
         else:
             to = x.dtype
         zp = c.const(np.zeros(scale.shape, to), "zero_point")
-    s4 = _quant_param(c, scale, x, axis, "scale")
-    z4 = _quant_param(c, zp, x, axis, "zero_point")
+    if c.op == "DequantizeLinear" and webnn_dtype(zp.dtype) != webnn_dtype(x.dtype):
+        raise Unsupported(f"zero point type {webnn_dtype(zp.dtype)} differs from the input's {webnn_dtype(x.dtype)}")
+    if block:
+        s4 = _block_param(c, scale, x, axis, block, "scale")
+        z4 = _block_param(c, zp, x, axis, block, "zero_point")
+    else:
+        s4 = _quant_param(c, scale, x, axis, "scale")
+        z4 = _quant_param(c, zp, x, axis, "zero_point")
     if c.op == "DequantizeLinear":
         return c.emit("dequantizeLinear", [x, s4, z4], {}, x.shape, scale.dtype)
     return c.emit("quantizeLinear", [x, s4, z4], {}, x.shape, zp.dtype)
