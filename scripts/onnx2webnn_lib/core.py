@@ -567,8 +567,12 @@ class Converter:
             ctx = None
             try:
                 if node.domain not in ("", "ai.onnx"):
-                    raise Unsupported(f"operator domain '{node.domain}' is not supported (only the default "
-                                      "ONNX domain)")
+                    from .contrib import CONTRIB_HANDLERS, NOT_EXPRESSIBLE
+                    if node.domain != "com.microsoft" or (node.op_type not in CONTRIB_HANDLERS and
+                                                          node.op_type not in NOT_EXPRESSIBLE):
+                        raise Unsupported(f"operator domain '{node.domain}' is not supported (only the default "
+                                          "ONNX domain, and com.microsoft's " +
+                                          ", ".join(sorted(CONTRIB_HANDLERS)) + ")")
                 for name in node.input:
                     if name and name not in self.values:
                         raise Unsupported(f"input '{name}' is not defined before this node")
@@ -640,6 +644,16 @@ class Converter:
     def _convert_node(self, ctx):
         from .fold import FOLDERS, try_fold
         from .ops import HANDLERS
+        from .contrib import CONTRIB_HANDLERS, DEFAULT_DOMAIN, NOT_EXPRESSIBLE
+        if ctx.node.domain == "com.microsoft":
+            if ctx.op in NOT_EXPRESSIBLE:
+                raise Unsupported(f"com.microsoft {ctx.op}: {NOT_EXPRESSIBLE[ctx.op]}")
+            for v in ctx.inputs:
+                if v is not None and v.poisoned:
+                    raise _Poisoned()
+            return CONTRIB_HANDLERS[ctx.op](ctx)
+        if ctx.op in DEFAULT_DOMAIN:
+            HANDLERS = dict(HANDLERS, **DEFAULT_DOMAIN)
         for v in ctx.inputs:
             if v is not None and v.poisoned:
                 # Still report ops we would reject whatever their inputs are.

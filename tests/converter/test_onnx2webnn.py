@@ -97,7 +97,8 @@ class Case:
     """One ONNX graph, its inputs, and how to check it."""
 
     def __init__(self, name, nodes, inputs, outputs, inits=(), opset=13, expected=None, tol=1e-5,
-                 convert=None, run_dims=None, input_shapes=None, check=None, numpy_first=False, ort_config=None):
+                 convert=None, run_dims=None, input_shapes=None, check=None, numpy_first=False, ort_config=None,
+                 extra_opsets=()):
         self.name = name
         self.nodes = nodes
         self.inputs = inputs                    # name -> array
@@ -112,6 +113,7 @@ class Case:
         self.check = check                      # extra check of the webnn-graph JSON
         self.numpy_first = numpy_first          # compare with `expected` even when ONNX Runtime ran
         self.ort_config = ort_config            # ONNX Runtime session config entries {key: value}
+        self.extra_opsets = list(extra_opsets)  # [(domain, version)], e.g. com.microsoft
 
     def model(self):
         ins = []
@@ -124,7 +126,8 @@ class Case:
             outs.append(helper.make_tensor_value_info(name, NP_TO_ONNX[np.dtype(dt)], None))
         graph = helper.make_graph(self.nodes, self.name, ins, outs, self.inits)
         ir = 8 if self.opset <= 17 else (9 if self.opset <= 19 else 10)
-        return helper.make_model(graph, opset_imports=[helper.make_opsetid("", self.opset)], ir_version=ir)
+        return helper.make_model(graph, opset_imports=[helper.make_opsetid("", self.opset)] +
+                                 [helper.make_opsetid(d, v) for d, v in self.extra_opsets], ir_version=ir)
 
     def output_names(self):
         return [o if isinstance(o, str) else o[0] for o in self.outputs]
@@ -574,6 +577,84 @@ add(blockwise_case("DequantizeLinear_blockwise_int4_matmul", "int4", zero_point=
     blockwise_case("DequantizeLinear_blockwise_int8_matmul", "int8", block=16),
     blockwise_case("DequantizeLinear_blockwise_int4_odd_count", "int4", k=64, n=3, zero_point=False))
 
+
+# ONNX Runtime contrib ops of its quantized LLM exports that decompose exactly: MatMulNBits (4-bit
+# with and without zero points and bias, 8-bit), SimplifiedLayerNormalization,
+# SkipSimplifiedLayerNormalization (its sum output too), RotaryEmbedding (3-D with num_heads; 4-D
+# with a partial rotary dim). Checked against ONNX Runtime, else NumPy.
+def _mnb(k, n, bits, block, zp):
+    nb = k // block
+    q = rng.integers(0, 1 << bits, (n, k)).astype(np.uint8)
+    scale = rand(n, nb, lo=0.01, hi=0.1)
+    z = rng.integers(0, 1 << bits, (n, nb)).astype(np.uint8) if zp else np.full((n, nb), 1 << (bits - 1), np.uint8)
+
+    def pack(u):  # along the last axis, low nibble first
+        if bits == 8:
+            return u
+        if u.shape[-1] % 2:
+            u = np.concatenate([u, np.zeros(u.shape[:-1] + (1,), np.uint8)], -1)
+        return (u[..., 0::2] | (u[..., 1::2] << 4)).astype(np.uint8)
+    blob = pack(q.reshape(n, nb, block))
+    w = (q.astype(np.float64) - np.repeat(z, block, 1)) * np.repeat(scale.astype(np.float64), block, 1)  # [N, K]
+    return blob, scale.reshape(-1), pack(z).reshape(-1) if zp else None, w
+
+
+def _rms_ref(x, g, eps):
+    x = x.astype(np.float64)
+    return x / np.sqrt(np.mean(x * x, -1, keepdims=True) + eps) * g
+
+
+def _rope_ref(x, cos, sin):  # x [..., D], cos/sin broadcast to [..., D/2] (rotate half)
+    h = cos.shape[-1]
+    x1, x2, rest = x[..., :h], x[..., h:2 * h], x[..., 2 * h:]
+    return np.concatenate([x1 * cos - x2 * sin, x2 * cos + x1 * sin, rest], -1)
+
+
+_B1, _S1, _, _W1 = _mnb(64, 32, 4, 32, False)
+_B2, _S2, _Z2, _W2 = _mnb(64, 48, 4, 16, True)
+_B3, _S3, _Z3, _W3 = _mnb(64, 24, 8, 32, True)
+_BIAS2, _G1, _G2, _BS = rand(48), rand(32), rand(32), rand(32)
+_ANG = np.arange(16)[:, None] * (1.0 / 100 ** (np.arange(8) / 8))[None, :]
+_COS, _SIN = np.cos(_ANG).astype(np.float32), np.sin(_ANG).astype(np.float32)
+
+
+def _contrib_expected(x, pos, skip, q4):
+    x64 = x.astype(np.float64)
+    y1, y2, y3 = x64 @ _W1.T, x64 @ _W2.T + _BIAS2, x64 @ _W3.T
+    c, s = _COS[pos][:, :, None, :], _SIN[pos][:, :, None, :]            # [B, S, 1, 8]
+    r3 = _rope_ref(y2.reshape(2, 5, 3, 16), c, s).reshape(2, 5, 48)
+    tot = y1 + skip + _BS
+    c4, s4 = _COS[pos][:, None, :, :4], _SIN[pos][:, None, :, :4]        # [B, 1, S, 4]
+    return [y1, y3, r3, _rms_ref(y1, _G1, 1e-5), _rms_ref(tot, _G2, 1e-6), tot, _rope_ref(q4, c4, s4)]
+
+
+def ms_node(op, ins, outs, **attrs):
+    return helper.make_node(op, ins, outs, name=f"{op}_{outs[0]}", domain="com.microsoft", **attrs)
+
+
+add(Case("Contrib_llm_ops",
+         [ms_node("MatMulNBits", ["x", "b1", "s1"], ["y1"], K=64, N=32, bits=4, block_size=32, accuracy_level=1),
+          ms_node("MatMulNBits", ["x", "b2", "s2", "z2", "", "bias2"], ["y2"], K=64, N=48, bits=4, block_size=16,
+                  accuracy_level=1),
+          ms_node("MatMulNBits", ["x", "b3", "s3", "z3"], ["y3"], K=64, N=24, bits=8, block_size=32,
+                  accuracy_level=1),
+          ms_node("RotaryEmbedding", ["y2", "pos", "cos", "sin"], ["r3"], num_heads=3),
+          helper.make_node("SimplifiedLayerNormalization", ["y1", "g1"], ["n1"], name="sln", axis=-1,
+                           epsilon=1e-5, stash_type=1),
+          ms_node("SkipSimplifiedLayerNormalization", ["y1", "skip", "g2", "bs"], ["n2", "", "", "sum"],
+                  epsilon=1e-6),
+          ms_node("RotaryEmbedding", ["q4", "pos", "cos4", "sin4"], ["r4"], rotary_embedding_dim=8, num_heads=2)],
+         {"x": rand(2, 5, 64), "pos": rng.integers(0, 16, (2, 5)).astype(np.int64), "skip": rand(2, 5, 32),
+          "q4": rand(2, 2, 5, 16)},
+         ["y1", "y3", "r3", "n1", "n2", "sum", "r4"],
+         inits=[init("b1", _B1), init("s1", _S1), init("b2", _B2), init("s2", _S2), init("z2", _Z2),
+                init("bias2", _BIAS2), init("b3", _B3), init("s3", _S3), init("z3", _Z3), init("g1", _G1),
+                init("g2", _G2), init("bs", _BS), init("cos", _COS), init("sin", _SIN),
+                init("cos4", np.ascontiguousarray(_COS[:, :4])), init("sin4", np.ascontiguousarray(_SIN[:, :4]))],
+         opset=21, extra_opsets=[("com.microsoft", 1)], expected=_contrib_expected, tol=2e-5,
+         check=lambda g: sum(n["op"] == "dequantizeLinear" for n in g["nodes"]) == 3 and
+         {"uint4", "uint8"} <= {c["dataType"] for c in g["consts"].values()}))
+
 # Recurrent
 H = 3
 add(Case("GRU_bidirectional", [node("GRU", ["x", "w", "r", "b"], ["y", "yh"], hidden_size=H, direction="bidirectional",
@@ -821,6 +902,19 @@ class Errors(unittest.TestCase):
             convert_model(m)
         self.assertEqual([(op, name) for op, name, _ in cm.exception.problems], [("DequantizeLinear", "ragged_dq")])
         self.assertIn("partial", str(cm.exception))
+
+    def test_group_query_attention_is_rejected_with_its_reason(self):
+        nodes = [helper.make_node("GroupQueryAttention", ["q", "k", "v", "", "", "sl", "tl"], ["o", "pk", "pv"],
+                                  name="gqa", domain="com.microsoft", num_heads=2, kv_num_heads=1)]
+        ins = [helper.make_tensor_value_info(n, TensorProto.FLOAT, [1, 3, d]) for n, d in (("q", 8), ("k", 4), ("v", 4))]
+        g = helper.make_graph(nodes, "gqa", ins, [helper.make_tensor_value_info("o", TensorProto.FLOAT, None)],
+                              [init("sl", np.array([2], np.int32)), init("tl", np.array(3, np.int32))])
+        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21), helper.make_opsetid("com.microsoft", 1)],
+                              ir_version=10)
+        with self.assertRaises(ConversionError) as cm:
+            convert_model(m)
+        self.assertEqual([(op, name) for op, name, _ in cm.exception.problems], [("GroupQueryAttention", "gqa")])
+        self.assertIn("seqlens_k", str(cm.exception))
 
     def test_unsupported_attribute_is_not_ignored(self):
         nodes = [node("Conv", ["x", "w"], ["y"], name="conv", pads=[0, 0, 0, 0], foo=1)]
