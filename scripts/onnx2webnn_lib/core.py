@@ -155,9 +155,10 @@ def shape_str(shape):
 
 class Value:
     """An ONNX value as the converter knows it."""
-    __slots__ = ("name", "_dtype", "_shape", "const", "operand", "poisoned")
+    __slots__ = ("name", "_dtype", "_shape", "const", "operand", "poisoned", "sym")
 
     def __init__(self, name, dtype, shape, const=None, operand=None, poisoned=False):
+        self.sym = None  # symbolic.py: a shape value holding dynamic dims (object array), never an operand
         self.name = name
         self._dtype = np.dtype(dtype) if dtype is not None else None
         self._shape = tuple(shape) if shape is not None else None
@@ -242,6 +243,9 @@ class NodeCtx:
             return default
         if v.poisoned:
             raise _Poisoned()
+        if v.sym is not None:
+            raise Unsupported(f"input {i} ({what}) is the run-time shape value {shape_str(list(v.sym.reshape(-1)))}; "
+                              "fix the dynamic dimensions with --dim")
         if v.const is None:
             raise Unsupported(f"input {i} ({what}) must be a constant (or computable from static shapes), "
                               f"but it is computed at run time")
@@ -608,6 +612,10 @@ class Converter:
                 continue
             if v.poisoned:
                 continue
+            if v.sym is not None:
+                problems.append(("(output)", vo.name, f"is the run-time shape value {shape_str(list(v.sym.reshape(-1)))}"
+                                 "; fix the dynamic dimensions with --dim"))
+                continue
             try:
                 if v.is_const() or v in graph_inputs or v.operand in outputs.values():
                     # A graph output must be an operation's result.
@@ -660,6 +668,10 @@ class Converter:
                 if ctx.op not in HANDLERS and ctx.op not in FOLDERS:
                     raise Unsupported(f"operator {ctx.op} is not supported")
                 raise _Poisoned()
+        from .symbolic import try_symbolic
+        sym = try_symbolic(ctx)
+        if sym is not None:
+            return sym
         folded = try_fold(ctx)
         if folded is not None:
             return [const_value(a, name) for a, name in zip(folded, ctx.outputs)]

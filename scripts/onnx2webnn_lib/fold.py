@@ -7,7 +7,7 @@ semantics (slice bounds, reduction axes, reshape targets).
 """
 import numpy as np
 
-from .core import Unsupported, is_static, shape_str
+from .core import Dyn, Unsupported, is_static, shape_str
 
 FOLD_LIMIT = 1 << 24  # elements; larger results are left to the engine
 
@@ -79,10 +79,12 @@ def reduce_axes(c, rank):
 
 def reshape_target(in_shape, target, allowzero):
     """ONNX Reshape's output shape: 0 copies the input dim (unless allowzero), -1 is inferred."""
-    target = [int(x) for x in np.asarray(target).reshape(-1)]
+    target = [x if isinstance(x, Dyn) else int(x) for x in np.asarray(target).reshape(-1)]
     out, infer = [], None
     for i, t in enumerate(target):
-        if t == 0 and not allowzero:
+        if isinstance(t, Dyn):  # a symbolic shape value's dynamic dim (symbolic.py)
+            out.append(t)
+        elif t == 0 and not allowzero:
             if i >= len(in_shape):
                 raise Unsupported(f"Reshape target {target}: 0 at {i} has no input dimension to copy")
             out.append(in_shape[i])

@@ -8,6 +8,7 @@ Unsupported with the reason; it never approximates.
 import numpy as np
 
 from .core import Dyn, Unsupported, is_static, onnx_dtype, shape_str, webnn_dtype
+from .symbolic import target as sym_target
 from .fold import (flatten_shape, norm_axes, norm_axis, reduce_axes, reshape_target, slice_bounds, slice_params,
                    split_sizes, squeeze_axes, unsqueeze_shape)
 
@@ -778,7 +779,9 @@ def op_cumsum(c):
 def op_reshape(c):
     c.check_attrs(["allowzero", "shape"] if c.opset < 5 else ["allowzero"])
     x = c.input(0)
-    target = c.const_input(1, "shape")
+    target = sym_target(c, 1)
+    if target is None:
+        target = c.const_input(1, "shape")
     shape = reshape_target(x.shape, target, c.attr("allowzero", 0))
     return reshape(c, x, shape, None)
 
@@ -952,11 +955,26 @@ def op_scatter(c):
 def op_expand(c):
     c.check_attrs([])
     x = c.input(0)
-    target = tuple(int(d) for d in np.asarray(c.const_input(1, "shape")).reshape(-1))
-    shape = broadcast(x.shape, target)
+    target = sym_target(c, 1)
+    if target is None:
+        target = tuple(int(d) for d in np.asarray(c.const_input(1, "shape")).reshape(-1))
+    shape = broadcast(x.shape, tuple(target))
     if len(shape) == len(x.shape) and all(a is b or a == b for a, b in zip(shape, x.shape)):
         return alias(x)
     return c.emit("expand", [x], {"newShape": list(shape)}, shape, x.dtype)
+
+
+@handler("ConstantOfShape")
+def op_constant_of_shape(c):
+    """Only reached with a symbolic (dynamic) shape: a constant shape folds in fold.py."""
+    c.check_attrs(["value"])
+    shape = sym_target(c, 0)
+    if shape is None:
+        raise Unsupported("ConstantOfShape of a shape computed from run-time data")
+    value = c.attr("value")
+    value = np.zeros(1, np.float32) if value is None else np.asarray(value).reshape(-1)
+    one = c.const(np.full((1,) * len(shape), value[0], dtype=value.dtype), "value")
+    return c.emit("expand", [one], {"newShape": list(shape)}, tuple(shape), value.dtype)
 
 
 @handler("Tile")

@@ -727,6 +727,25 @@ add(Case("Dynamic_concat_sum_named",
          run_dims={"past": 5, "seq": 3, "total": 8}, expected=_kv_expected,
          check=lambda g: any(n["op"] == "reshape" and {"name": "total", "maxSize": 16} in n["options"]["newShape"]
                              for n in g["nodes"])))
+# PyTorch-style reshapes of a [1, seq, 8] tensor through Shape -> Gather -> Unsqueeze -> Concat, and
+# ConstantOfShape of a dynamic shape: the named dim is written by name.
+add(Case("Dynamic_shape_chain",
+         [node("Shape", ["x"], ["s"]), node("Gather", ["s", "i1"], ["seq"], axis=0),
+          node("Unsqueeze", ["seq", "ax0"], ["seq1"]), node("Concat", ["one", "seq1", "tail"], ["tgt"], axis=0),
+          node("Reshape", ["x", "tgt"], ["r"]), node("Transpose", ["r"], ["y"], perm=[0, 2, 1, 3]),
+          node("Shape", ["x"], ["s2"], end=2), node("Cast", ["s2"], ["s2i"], to=TensorProto.INT32),
+          node("Cast", ["s2i"], ["s2l"], to=TensorProto.INT64),
+          node("ConstantOfShape", ["s2l"], ["ones"], value=helper.make_tensor("v", TensorProto.FLOAT, [1], [2.0])),
+          node("Mul", ["ones", "m"], ["z"])],
+         {"x": rand(1, 3, 8), "m": rand(1, 3)}, ["y", "z"],
+         inits=[init("i1", np.array(1, np.int64)), init("ax0", np.array([0], np.int64)),
+                init("one", np.array([1], np.int64)), init("tail", np.array([2, 4], np.int64))],
+         input_shapes={"x": [1, "seq", 8], "m": [1, "seq"]}, convert={"max_sizes": {"seq": 6}},
+         run_dims={"seq": 3}, opset=15,
+         expected=lambda x, m: [x.reshape(1, 3, 2, 4).transpose(0, 2, 1, 3), 2.0 * m],
+         check=lambda g: any(n["op"] == "reshape" and {"name": "seq", "maxSize": 6} in n["options"]["newShape"]
+                             for n in g["nodes"])))
+
 
 # ---- running ----------------------------------------------------------------------------------------
 
@@ -915,6 +934,17 @@ class Errors(unittest.TestCase):
             convert_model(m)
         self.assertEqual([(op, name) for op, name, _ in cm.exception.problems], [("GroupQueryAttention", "gqa")])
         self.assertIn("seqlens_k", str(cm.exception))
+
+    def test_arithmetic_on_a_dynamic_shape_is_an_error(self):
+        nodes = [node("Shape", ["x"], ["s"], name="shape"), node("Mul", ["s", "two"], ["s2"], name="double_shape"),
+                 node("Reshape", ["x", "s2"], ["y"], name="reshape")]
+        g = helper.make_graph(nodes, "dyn", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 6])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+                              [init("two", np.array([2, 1], np.int64))])
+        with self.assertRaises(ConversionError) as cm:
+            convert_model(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]))
+        self.assertEqual([(op, name) for op, name, _ in cm.exception.problems], [("Mul", "double_shape")])
+        self.assertIn("run-time shape value", str(cm.exception))
 
     def test_unsupported_attribute_is_not_ignored(self):
         nodes = [node("Conv", ["x", "w"], ["y"], name="conv", pads=[0, 0, 0, 0], foo=1)]
