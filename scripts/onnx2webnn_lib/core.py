@@ -475,7 +475,7 @@ class Converter:
                     terms[n] = terms.get(n, 0) + k
                 const += d.expr[1]
         expr = (tuple(sorted(terms.items())), const)
-        if not self.sum_alias and self.dim_sums:
+        if self.dim_sums:
             for name, parts in self.dim_sums.items():
                 t = {}
                 for x in parts:
@@ -484,6 +484,7 @@ class Converter:
                 if name not in self.dyn_by_name:
                     raise Unsupported(f"--dim-sum {name}=...: '{name}' is not a dynamic dimension of any graph input")
                 self.sum_alias[key] = self.dyn_by_name[name]
+            self.dim_sums = {}  # declared once
         if expr in self.sum_alias:
             return self.sum_alias[expr]
         declared = self.declared_out_dims.get(out_name)
