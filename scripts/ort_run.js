@@ -6,6 +6,7 @@
 //       writes DIR/<output name>.npy for every model output
 //   node scripts/ort_run.js jobs JOBS.json
 //       JOBS.json: [{"model": M, "inputs": {NAME: FILE.npy}, "out": DIR}, ...]; one process for many runs
+//       (a job may also give "threads" and "config": {"session": {"key": "value"}})
 //   node scripts/ort_run.js bench MODEL.onnx --input NAME=FILE.npy ... --threads N [--iterations 20] [--warmup 5]
 //       prints {"threads", "iterations", "median_ms", "min_ms", "max_ms"} as JSON
 //   node scripts/ort_run.js mix --rt MODEL --rt-input NAME=FILE.npy --rate HZ --deadline MS
@@ -13,6 +14,10 @@
 //       `webnn mix`'s scenario with two ONNX Runtime sessions in one process (ORT has no
 //       priorities): the rt model at HZ against its deadline while the bulk model runs back to
 //       back; --alone first runs each by itself. Prints webnn mix's lines.
+//
+// run, bench and mix take --config KEY=VALUE (repeatable): a session config entry, e.g.
+// --config session.qdq_matmulnbits_accuracy_level=1 keeps DequantizeLinear -> MatMul (rewritten
+// to MatMulNBits) in float activations instead of ORT's default int8 ones (level 4).
 //
 // onnxruntime-node is looked up in $ORT_NODE_MODULES (default bench/peers/node_modules,
 // installed by `npm install --ignore-scripts onnxruntime-node` there).
@@ -82,7 +87,7 @@ function writeNpy(file, type, dims, data) {
 
 // ---- commands -------------------------------------------------------------------------
 function parseArgs(argv) {
-  const out = {inputs: {}, threads: 1, iterations: 20, warmup: 5};
+  const out = {inputs: {}, threads: 1, iterations: 20, warmup: 5, config: {}};
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     const value = () => {
@@ -93,7 +98,8 @@ function parseArgs(argv) {
       const v = value();
       const eq = v.lastIndexOf('=');
       out.inputs[v.slice(0, eq)] = v.slice(eq + 1);
-    } else if (a === '--out') out.out = value();
+    } else if (a === '--config') addConfig(out.config, value());
+    else if (a === '--out') out.out = value();
     else if (a === '--threads') out.threads = Number(value());
     else if (a === '--iterations') out.iterations = Number(value());
     else if (a === '--warmup') out.warmup = Number(value());
@@ -103,11 +109,24 @@ function parseArgs(argv) {
   return out;
 }
 
-async function session(ort, model, threads) {
-  return ort.InferenceSession.create(model, {
+// KEY=VALUE -> nested `extra` object ({session: {key: 'value'}}), which the Node binding
+// flattens back into the session config entry 'session.key'.
+function addConfig(config, text) {
+  const eq = text.indexOf('=');
+  if (eq <= 0) throw new Error(`--config expects KEY=VALUE, got '${text}'`);
+  const keys = text.slice(0, eq).split('.');
+  let o = config;
+  for (const k of keys.slice(0, -1)) o = (o[k] = o[k] || {});
+  o[keys[keys.length - 1]] = text.slice(eq + 1);
+}
+
+async function session(ort, model, threads, config) {
+  const options = {
     intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential',
     graphOptimizationLevel: 'all',
-  });
+  };
+  if (config && Object.keys(config).length) options.extra = config;
+  return ort.InferenceSession.create(model, options);
 }
 
 function feeds(ort, inputs) {
@@ -119,8 +138,8 @@ function feeds(ort, inputs) {
   return f;
 }
 
-async function runOne(ort, model, inputs, outDir, threads) {
-  const s = await session(ort, model, threads || 1);
+async function runOne(ort, model, inputs, outDir, threads, config) {
+  const s = await session(ort, model, threads || 1, config);
   const results = await s.run(feeds(ort, inputs));
   fs.mkdirSync(outDir, {recursive: true});
   for (const [name, t] of Object.entries(results)) {
@@ -174,7 +193,7 @@ async function mixRound(rt, bulk, a, seconds) {
 }
 
 async function mix(ort, argv) {
-  const a = {rtInputs: {}, bulkInputs: {}, rate: 100, deadline: 5, threads: 2, seconds: 10, alone: false};
+  const a = {rtInputs: {}, bulkInputs: {}, rate: 100, deadline: 5, threads: 2, seconds: 10, alone: false, config: {}};
   for (let i = 0; i < argv.length; ++i) {
     const flag = argv[i];
     const value = () => {
@@ -195,11 +214,12 @@ async function mix(ort, argv) {
     else if (flag === '--threads') a.threads = Number(value());
     else if (flag === '--seconds') a.seconds = Number(value());
     else if (flag === '--alone') a.alone = true;
+    else if (flag === '--config') addConfig(a.config, value());
     else throw new Error(`mix: unknown option ${flag}`);
   }
   if (!a.rt || !a.bulk) throw new Error('mix: needs --rt MODEL and --bulk MODEL');
-  const rt = {s: await session(ort, a.rt, a.threads), f: feeds(ort, a.rtInputs)};
-  const bulk = {s: await session(ort, a.bulk, a.threads), f: feeds(ort, a.bulkInputs)};
+  const rt = {s: await session(ort, a.rt, a.threads, a.config), f: feeds(ort, a.rtInputs)};
+  const bulk = {s: await session(ort, a.bulk, a.threads, a.config), f: feeds(ort, a.bulkInputs)};
   for (let i = 0; i < 3; ++i) await rt.s.run(rt.f), await bulk.s.run(bulk.f);  // warm-up
   if (a.alone) {
     process.stdout.write('alone:\n');
@@ -213,7 +233,7 @@ async function mix(ort, argv) {
 async function main() {
   const [cmd, ...rest] = process.argv.slice(2);
   if (!cmd || cmd === '--help' || cmd === '-h') {
-    process.stdout.write(fs.readFileSync(__filename, 'utf8').split('\n').slice(1, 20).map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
+    process.stdout.write(fs.readFileSync(__filename, 'utf8').split('\n').slice(1).filter((l, i, all) => i < all.findIndex((x) => !x.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
     return 0;
   }
   let ort;
@@ -225,14 +245,14 @@ async function main() {
   }
   if (cmd === 'run') {
     const a = parseArgs(rest);
-    const names = await runOne(ort, a.model, a.inputs, a.out, a.threads);
+    const names = await runOne(ort, a.model, a.inputs, a.out, a.threads, a.config);
     process.stdout.write(`wrote ${names.map((n) => path.join(a.out, n + '.npy')).join(', ')}\n`);
   } else if (cmd === 'jobs') {
     const jobs = JSON.parse(fs.readFileSync(rest[0], 'utf8'));
     let failed = 0;
     for (const j of jobs) {
       try {
-        await runOne(ort, j.model, j.inputs, j.out, j.threads);
+        await runOne(ort, j.model, j.inputs, j.out, j.threads, j.config);
       } catch (e) {
         failed++;
         fs.mkdirSync(j.out, {recursive: true});
@@ -242,7 +262,7 @@ async function main() {
     process.stdout.write(`${jobs.length - failed}/${jobs.length} jobs ran\n`);
   } else if (cmd === 'bench') {
     const a = parseArgs(rest);
-    const s = await session(ort, a.model, a.threads);
+    const s = await session(ort, a.model, a.threads, a.config);
     const f = feeds(ort, a.inputs);
     for (let i = 0; i < a.warmup; ++i) await s.run(f);
     const times = [];

@@ -8,6 +8,7 @@ Modules:
   core.py  values, shapes, the WebNN graph being written, the conversion driver
   fold.py  NumPy evaluation of ONNX nodes whose inputs are all constants
   ops.py   one handler per ONNX op: ONNX semantics -> WebNN ops
+  contrib.py  ONNX Runtime contrib ops with exact decompositions (MatMulNBits, RotaryEmbedding, ...)
 """
 from .core import ConversionError, ConversionResult, Unsupported, convert_file, convert_model
 from .ops import HANDLERS
@@ -17,4 +18,5 @@ __all__ = ["ConversionError", "ConversionResult", "Unsupported", "convert_file",
 
 
 def supported_ops():
-    return sorted(HANDLERS)
+    from .contrib import CONTRIB_HANDLERS, DEFAULT_DOMAIN
+    return sorted(set(HANDLERS) | set(DEFAULT_DOMAIN)) + [f"com.microsoft:{k}" for k in sorted(CONTRIB_HANDLERS)]

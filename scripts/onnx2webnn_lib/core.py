@@ -66,6 +66,50 @@ NP_TO_WEBNN = {
 }
 
 
+# 4-bit types: onnx 1.12 has no enum for them, so they are known by number. Their values live
+# unpacked in int8/uint8 arrays whose dtype carries a marker; packing (two per byte, low nibble
+# first, as in ONNX and WebNN) happens only when they are written.
+ONNX_UINT4, ONNX_INT4 = 21, 22
+INT4 = np.dtype(np.int8, metadata={"webnn": "int4"})
+UINT4 = np.dtype(np.uint8, metadata={"webnn": "uint4"})
+
+
+def four_bit(dtype):
+    """'int4'/'uint4' for a marked dtype, else None."""
+    md = np.dtype(dtype).metadata
+    return md.get("webnn") if md else None
+
+
+def read_4bit(t):
+    """An INT4/UINT4 TensorProto as an unpacked array with the INT4/UINT4 dtype."""
+    if t.data_location == TensorProto.EXTERNAL:
+        raise Unsupported("4-bit initializer with external data is not supported")
+    n = int(np.prod(t.dims, dtype=np.int64)) if len(t.dims) else 1
+    if t.HasField("raw_data"):
+        packed = np.frombuffer(t.raw_data, np.uint8)
+    else:
+        packed = np.asarray(t.int32_data, np.int64).astype(np.uint8)  # one packed byte per int32
+    if packed.size != (n + 1) // 2:
+        raise Unsupported(f"4-bit initializer holds {packed.size} bytes, its shape needs {(n + 1) // 2}")
+    u = np.empty(packed.size * 2, np.uint8)
+    u[0::2] = packed & 0xF
+    u[1::2] = packed >> 4
+    u = u[:n]
+    if t.data_type == ONNX_INT4:
+        return (u.astype(np.int8) - ((u >= 8).astype(np.int8) << 4)).view(INT4).reshape(tuple(t.dims))
+    return u.view(UINT4).reshape(tuple(t.dims))
+
+
+def tensor_bytes(array):
+    """The little-endian bytes of a constant (4-bit types packed two per byte, low nibble first)."""
+    if four_bit(array.dtype):
+        u = (np.ascontiguousarray(array).reshape(-1).view(np.uint8) & 0xF)
+        if u.size % 2:
+            u = np.concatenate([u, np.zeros(1, np.uint8)])
+        return (u[0::2] | (u[1::2] << 4)).tobytes()
+    return np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<"), copy=False).tobytes()
+
+
 def onnx_dtype(elem_type, what):
     if elem_type not in ONNX_TO_NP:
         name = TensorProto.DataType.Name(elem_type) if elem_type in TensorProto.DataType.values() else elem_type
@@ -75,6 +119,8 @@ def onnx_dtype(elem_type, what):
 
 def webnn_dtype(dtype, what="tensor"):
     dtype = np.dtype(dtype)
+    if four_bit(dtype):
+        return four_bit(dtype)
     if dtype not in NP_TO_WEBNN:
         raise Unsupported(f"{what}: data type {dtype} has no WebNN equivalent "
                           "(WebNN: float32, float16, int32, uint32, int64, uint64, int8, uint8/bool)")
@@ -87,12 +133,14 @@ class Dyn:
     """A dimension whose size is not known while converting."""
     _count = 0
 
-    def __init__(self, name=None, max_size=None, origin=""):
+    def __init__(self, name=None, max_size=None, origin="", expr=None):
         Dyn._count += 1
         self.name = name          # set for named input dimensions: usable in reshape/expand
         self.max_size = max_size
         self.origin = origin      # for messages: what derived it
         self.id = Dyn._count
+        # A sum of named dimensions plus a constant, when known: ((name, coeff), ...), const.
+        self.expr = ((((name, 1),), 0) if name else None) if expr is None else expr
 
     def __repr__(self):
         return self.name if self.name else "?"
@@ -108,9 +156,10 @@ def shape_str(shape):
 
 class Value:
     """An ONNX value as the converter knows it."""
-    __slots__ = ("name", "_dtype", "_shape", "const", "operand", "poisoned")
+    __slots__ = ("name", "_dtype", "_shape", "const", "operand", "poisoned", "sym")
 
     def __init__(self, name, dtype, shape, const=None, operand=None, poisoned=False):
+        self.sym = None  # symbolic.py: a shape value holding dynamic dims (object array), never an operand
         self.name = name
         self._dtype = np.dtype(dtype) if dtype is not None else None
         self._shape = tuple(shape) if shape is not None else None
@@ -195,6 +244,9 @@ class NodeCtx:
             return default
         if v.poisoned:
             raise _Poisoned()
+        if v.sym is not None:
+            raise Unsupported(f"input {i} ({what}) is the run-time shape value {shape_str(list(v.sym.reshape(-1)))}; "
+                              "fix the dynamic dimensions with --dim")
         if v.const is None:
             raise Unsupported(f"input {i} ({what}) must be a constant (or computable from static shapes), "
                               f"but it is computed at run time")
@@ -248,7 +300,7 @@ class ConversionResult:
             for name, arr in self.weights.items():
                 pad = (-len(blob)) % 64  # 64-byte aligned tensors
                 blob += b"\0" * pad
-                data = np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<"), copy=False).tobytes()
+                data = tensor_bytes(arr)
                 manifest["tensors"][name] = {"dataType": webnn_dtype(arr.dtype), "shape": list(arr.shape),
                                              "byteOffset": len(blob), "byteLength": len(data)}
                 blob += data
@@ -286,7 +338,7 @@ def graph_to_json(graph):
 
 class Converter:
     def __init__(self, model, dims=None, input_shapes=None, max_sizes=None, default_max_size=1024,
-                 inline_limit=64, labels=True, check_shapes=True, progress=None):
+                 inline_limit=64, labels=True, check_shapes=True, dim_sums=None, progress=None):
         self.model = model
         self.progress = progress or NoProgress()
         self.dims = dict(dims or {})
@@ -312,6 +364,16 @@ class Converter:
         self.notes = []
         self.dyn_by_name = {}
         self.used = set()
+        # NAME -> [A, B, ...]: the named input dimension NAME equals A + B + ... (--dim-sum), so a
+        # Concat whose size is that sum gets NAME and can be reshaped/expanded by name.
+        self.dim_sums = dict(dim_sums or {})
+        self.sum_alias = {}             # expr -> named Dyn
+        self.declared_out_dims = {}     # graph output -> [dim_param or None per axis]
+        for vo in model.graph.output:
+            t = vo.type.tensor_type
+            if vo.type.HasField("tensor_type") and t.HasField("shape"):
+                self.declared_out_dims[vo.name] = [d.dim_param if d.HasField("dim_param") else None
+                                                   for d in t.shape.dim]
 
     # ids
     def unique(self, hint):
@@ -331,7 +393,7 @@ class Converter:
             raise Unsupported(f"constant '{hint}' is empty (shape {list(array.shape)}); WebNN has no empty tensors")
         if array.dtype == np.bool_:
             array = array.astype(np.uint8)
-        data = np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<"), copy=False).tobytes()
+        data = tensor_bytes(array)
         key = (wt, array.shape, hashlib.sha1(data).hexdigest())
         if key in self.const_cache:
             return self.const_cache[key]
@@ -343,7 +405,7 @@ class Converter:
             if array.dtype.kind == "f":
                 if np.all(np.signbit(flat) == np.signbit(first)):  # 0.0 == -0.0: keep signs exact
                     init = {"kind": "scalar", "value": float(first)}
-            elif abs(int(first)) <= 2 ** 53:
+            elif abs(int(first)) <= 2 ** 53 and not four_bit(array.dtype):
                 init = {"kind": "scalar", "value": int(first)}
         if init is None and len(data) <= self.inline_limit:
             init = {"kind": "inlineBytes", "bytes": list(data)}
@@ -399,6 +461,51 @@ class Converter:
                            "_refs": operand_options})
         return [Value(i, dt, s, operand=i) for i, (s, dt) in zip(out_ids, outputs)]
 
+    # derived dimensions
+    def sum_dim(self, dims, ctx=None, out_name=None, axis=None):
+        """The size of a Concat axis from its parts' sizes: an int, or a Dyn whose expr is the sum of
+        the parts' exprs. The sum becomes a named dimension when --dim-sum declares it, or when the
+        model declares this graph output's dimension with the dim_param of a graph input's
+        dimension (ONNX Runtime GenAI models: present.N.key [.., total_sequence_length, ..] and
+        attention_mask [.., total_sequence_length]). The engine checks the equality at dispatch
+        wherever the name is used (reshape/expand sizes must match the data)."""
+        if all(isinstance(d, int) for d in dims):
+            return sum(dims)
+        terms, const = {}, 0
+        for d in dims:
+            if isinstance(d, int):
+                const += d
+            elif d.expr is None:
+                return Dyn(origin=f"Concat '{ctx.label if ctx else ''}'")
+            else:
+                for n, k in d.expr[0]:
+                    terms[n] = terms.get(n, 0) + k
+                const += d.expr[1]
+        expr = (tuple(sorted(terms.items())), const)
+        if self.dim_sums:
+            for name, parts in self.dim_sums.items():
+                t = {}
+                for x in parts:
+                    t[x] = t.get(x, 0) + 1
+                key = (tuple(sorted(t.items())), 0)
+                if name not in self.dyn_by_name:
+                    raise Unsupported(f"--dim-sum {name}=...: '{name}' is not a dynamic dimension of any graph input")
+                self.sum_alias[key] = self.dyn_by_name[name]
+            self.dim_sums = {}  # declared once
+        if expr in self.sum_alias:
+            return self.sum_alias[expr]
+        declared = self.declared_out_dims.get(out_name)
+        if declared and axis is not None and axis < len(declared) and declared[axis] in self.dyn_by_name:
+            named = self.dyn_by_name[declared[axis]]
+            if named.expr != expr:
+                self.sum_alias[expr] = named
+                pretty = " + ".join((f"{k}*" if k != 1 else "") + n for n, k in expr[0]) + \
+                    (f" + {const}" if const else "")
+                self.notes.append(f"dimension '{named.name}' is taken to equal {pretty} (graph output "
+                                  f"'{out_name}' declares it); the engine checks this at dispatch")
+                return named
+        return Dyn(origin=f"Concat '{ctx.label if ctx else ''}'", expr=expr)
+
     # inputs
     def input_value(self, vi):
         name = vi.name
@@ -442,7 +549,7 @@ class Converter:
             self.progress.update("initializers", count, len(g.initializer))
             init_names.add(t.name)
             try:
-                arr = numpy_helper.to_array(t)
+                arr = read_4bit(t) if t.data_type in (ONNX_INT4, ONNX_UINT4) else numpy_helper.to_array(t)
             except Exception as e:  # external data missing, ...
                 problems.append(("(initializer)", t.name, f"cannot read: {e}"))
                 continue
@@ -474,8 +581,12 @@ class Converter:
             ctx = None
             try:
                 if node.domain not in ("", "ai.onnx"):
-                    raise Unsupported(f"operator domain '{node.domain}' is not supported (only the default "
-                                      "ONNX domain)")
+                    from .contrib import CONTRIB_HANDLERS, NOT_EXPRESSIBLE
+                    if node.domain != "com.microsoft" or (node.op_type not in CONTRIB_HANDLERS and
+                                                          node.op_type not in NOT_EXPRESSIBLE):
+                        raise Unsupported(f"operator domain '{node.domain}' is not supported (only the default "
+                                          "ONNX domain, and com.microsoft's " +
+                                          ", ".join(sorted(CONTRIB_HANDLERS)) + ")")
                 for name in node.input:
                     if name and name not in self.values:
                         raise Unsupported(f"input '{name}' is not defined before this node")
@@ -511,6 +622,10 @@ class Converter:
                 continue
             if v.poisoned:
                 continue
+            if v.sym is not None:
+                problems.append(("(output)", vo.name, f"is the run-time shape value {shape_str(list(v.sym.reshape(-1)))}"
+                                 "; fix the dynamic dimensions with --dim"))
+                continue
             try:
                 if v.is_const() or v in graph_inputs or v.operand in outputs.values():
                     # A graph output must be an operation's result.
@@ -526,11 +641,18 @@ class Converter:
         if problems:
             raise ConversionError(g.name or "model", problems)
 
+        nodes_json, consts_json = self._prune(outputs)
+        referenced = self._needed
         inputs_json = OrderedDict()
         for v in graph_inputs:
+            if any(isinstance(d, int) and d == 0 for d in v.shape):
+                if v.name in referenced:
+                    raise ConversionError(g.name or "model", [("(input)", v.name, f"has the empty shape "
+                                                               f"{shape_str(v.shape)} and is used")])
+                self.notes.append(f"input '{v.name}' has the empty shape {shape_str(v.shape)} and is left out")
+                continue
             inputs_json[v.name] = {"dataType": webnn_dtype(v.dtype), "shape": [
                 d if isinstance(d, int) else {"name": d.name, "maxSize": d.max_size} for d in v.shape]}
-        nodes_json, consts_json = self._prune(outputs)
         graph = OrderedDict([
             ("format", "webnn-graph-json"), ("version", 2), ("name", g.name or "model"),
             ("inputs", inputs_json), ("consts", consts_json), ("nodes", nodes_json), ("outputs", outputs)])
@@ -540,12 +662,26 @@ class Converter:
     def _convert_node(self, ctx):
         from .fold import FOLDERS, try_fold
         from .ops import HANDLERS
+        from .contrib import CONTRIB_HANDLERS, DEFAULT_DOMAIN, NOT_EXPRESSIBLE
+        if ctx.node.domain == "com.microsoft":
+            if ctx.op in NOT_EXPRESSIBLE:
+                raise Unsupported(f"com.microsoft {ctx.op}: {NOT_EXPRESSIBLE[ctx.op]}")
+            for v in ctx.inputs:
+                if v is not None and v.poisoned:
+                    raise _Poisoned()
+            return CONTRIB_HANDLERS[ctx.op](ctx)
+        if ctx.op in DEFAULT_DOMAIN:
+            HANDLERS = dict(HANDLERS, **DEFAULT_DOMAIN)
         for v in ctx.inputs:
             if v is not None and v.poisoned:
                 # Still report ops we would reject whatever their inputs are.
                 if ctx.op not in HANDLERS and ctx.op not in FOLDERS:
                     raise Unsupported(f"operator {ctx.op} is not supported")
                 raise _Poisoned()
+        from .symbolic import try_symbolic
+        sym = try_symbolic(ctx)
+        if sym is not None:
+            return sym
         folded = try_fold(ctx)
         if folded is not None:
             return [const_value(a, name) for a, name in zip(folded, ctx.outputs)]
@@ -616,6 +752,7 @@ class Converter:
             stack.extend(n["_refs"])
         nodes = [{k: v for k, v in n.items() if k != "_refs"} for n in self.nodes if id(n) in live_nodes]
         consts = OrderedDict((k, c) for k, c in self.consts.items() if k in needed)
+        self._needed = needed
         return nodes, consts
 
     def _check_against_onnx_shapes(self, graph_inputs):

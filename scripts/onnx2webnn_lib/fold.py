@@ -7,7 +7,7 @@ semantics (slice bounds, reduction axes, reshape targets).
 """
 import numpy as np
 
-from .core import Unsupported, is_static, shape_str
+from .core import Dyn, Unsupported, is_static, shape_str
 
 FOLD_LIMIT = 1 << 24  # elements; larger results are left to the engine
 
@@ -79,10 +79,12 @@ def reduce_axes(c, rank):
 
 def reshape_target(in_shape, target, allowzero):
     """ONNX Reshape's output shape: 0 copies the input dim (unless allowzero), -1 is inferred."""
-    target = [int(x) for x in np.asarray(target).reshape(-1)]
+    target = [x if isinstance(x, Dyn) else int(x) for x in np.asarray(target).reshape(-1)]
     out, infer = [], None
     for i, t in enumerate(target):
-        if t == 0 and not allowzero:
+        if isinstance(t, Dyn):  # a symbolic shape value's dynamic dim (symbolic.py)
+            out.append(t)
+        elif t == 0 and not allowzero:
             if i >= len(in_shape):
                 raise Unsupported(f"Reshape target {target}: 0 at {i} has no input dimension to copy")
             out.append(in_shape[i])
@@ -97,6 +99,24 @@ def reshape_target(in_shape, target, allowzero):
             out.append(t)
     if infer is not None:
         known = [d for j, d in enumerate(out) if j != infer]
+        dyn_in = [d for d in in_shape if not isinstance(d, int)]
+        dyn_known = [d for d in known if not isinstance(d, int)]
+        # Dynamic dims that appear on both sides cancel: [1, S, 14, 64] -> [1, S, -1] infers 896, and
+        # [1, 2, 7, T, 64] -> [1, 14, -1, 64] infers T itself.
+        for d in list(dyn_known):
+            same = [e for e in dyn_in if e is d]
+            if same:
+                dyn_in.remove(same[0])
+                dyn_known.remove(d)
+        if not dyn_known and len(dyn_in) <= 1 and (dyn_in or not is_static(in_shape)):
+            total = int(np.prod([d for d in in_shape if isinstance(d, int)], dtype=np.int64))
+            rest = int(np.prod([d for d in known if isinstance(d, int)], dtype=np.int64))
+            if dyn_in and total == rest:
+                out[infer] = dyn_in[0]
+                return tuple(out)
+            if not dyn_in and rest and total % rest == 0:
+                out[infer] = total // rest
+                return tuple(out)
         if not is_static(in_shape) or not is_static(known):
             # A lone dynamic dim may carry over: [N, a, b] -> [N, -1] keeps N.
             raise Unsupported(f"Reshape to {target} must infer -1 from the dynamic shape {shape_str(in_shape)}; "

@@ -8,6 +8,7 @@ Unsupported with the reason; it never approximates.
 import numpy as np
 
 from .core import Dyn, Unsupported, is_static, onnx_dtype, shape_str, webnn_dtype
+from .symbolic import target as sym_target
 from .fold import (flatten_shape, norm_axes, norm_axis, reduce_axes, reshape_target, slice_bounds, slice_params,
                    split_sizes, squeeze_axes, unsqueeze_shape)
 
@@ -778,7 +779,9 @@ def op_cumsum(c):
 def op_reshape(c):
     c.check_attrs(["allowzero", "shape"] if c.opset < 5 else ["allowzero"])
     x = c.input(0)
-    target = c.const_input(1, "shape")
+    target = sym_target(c, 1)
+    if target is None:
+        target = c.const_input(1, "shape")
     shape = reshape_target(x.shape, target, c.attr("allowzero", 0))
     return reshape(c, x, shape, None)
 
@@ -829,12 +832,7 @@ def op_concat(c):
         raise Unsupported("every input is empty")
     if len(parts) == 1:
         return alias(parts[0])
-    total = 0
-    for x in parts:
-        if isinstance(x.shape[axis], Dyn) or isinstance(total, Dyn):
-            total = Dyn(origin=f"Concat '{c.label}'")
-        else:
-            total += x.shape[axis]
+    total = c.g.sum_dim([x.shape[axis] for x in parts], c, c.outputs[0], axis)
     shape = list(parts[0].shape)
     for x in parts[1:]:
         for i in range(rank):
@@ -957,11 +955,26 @@ def op_scatter(c):
 def op_expand(c):
     c.check_attrs([])
     x = c.input(0)
-    target = tuple(int(d) for d in np.asarray(c.const_input(1, "shape")).reshape(-1))
-    shape = broadcast(x.shape, target)
+    target = sym_target(c, 1)
+    if target is None:
+        target = tuple(int(d) for d in np.asarray(c.const_input(1, "shape")).reshape(-1))
+    shape = broadcast(x.shape, tuple(target))
     if len(shape) == len(x.shape) and all(a is b or a == b for a, b in zip(shape, x.shape)):
         return alias(x)
     return c.emit("expand", [x], {"newShape": list(shape)}, shape, x.dtype)
+
+
+@handler("ConstantOfShape")
+def op_constant_of_shape(c):
+    """Only reached with a symbolic (dynamic) shape: a constant shape folds in fold.py."""
+    c.check_attrs(["value"])
+    shape = sym_target(c, 0)
+    if shape is None:
+        raise Unsupported("ConstantOfShape of a shape computed from run-time data")
+    value = c.attr("value")
+    value = np.zeros(1, np.float32) if value is None else np.asarray(value).reshape(-1)
+    one = c.const(np.full((1,) * len(shape), value[0], dtype=value.dtype), "value")
+    return c.emit("expand", [one], {"newShape": list(shape)}, tuple(shape), value.dtype)
 
 
 @handler("Tile")
@@ -1082,11 +1095,33 @@ def _quant_param(c, v, x, axis, what):
     raise Unsupported(f"{what} of rank {len(v.shape)} (blocked quantization)")
 
 
+def _block_param(c, v, x, axis, block, what):
+    """Blocked quantization (opset 21 block_size): the scale/zero point has the input's rank and
+    ceil(dim / block_size) blocks along `axis`. WebNN expresses the same thing with a scale of the
+    input's rank whose every dimension divides the input's (block = input dim / scale dim), so a
+    partial last block cannot be expressed."""
+    if len(v.shape) != len(x.shape):
+        raise Unsupported(f"blocked {what} has rank {len(v.shape)}, the input rank {len(x.shape)}")
+    n = x.shape[axis]
+    if isinstance(n, Dyn):
+        raise Unsupported(f"blocked quantization along the dynamic dimension {axis} ({n})")
+    if n % block:
+        raise Unsupported(f"block_size {block} does not divide the input's dimension {axis} ({n}): the last "
+                          "block is partial, which WebNN's blockwise scale cannot express")
+    for i, (d, e) in enumerate(zip(v.shape, x.shape)):
+        want = n // block if i == axis else e
+        if not (d is want or d == want):
+            raise Unsupported(f"blocked {what} shape {shape_str(v.shape)} does not match input "
+                              f"{shape_str(x.shape)} with block_size {block} along axis {axis}")
+    return v
+
+
 @handler("DequantizeLinear", "QuantizeLinear")
 def op_quantize(c):
     c.check_attrs(["axis", "saturate", "block_size", "output_dtype"])
-    if c.attr("block_size", 0):
-        raise Unsupported("block_size != 0")
+    block = int(c.attr("block_size", 0))
+    if block < 0:
+        raise Unsupported(f"block_size {block}")
     x, scale, zp = c.input(0), c.input(1), c.opt_input(2)
     axis = norm_axis(c.attr("axis", 1), max(len(x.shape), 1)) if len(x.shape) else 0
     if zp is None:
@@ -1097,8 +1132,14 @@ def op_quantize(c):
         else:
             to = x.dtype
         zp = c.const(np.zeros(scale.shape, to), "zero_point")
-    s4 = _quant_param(c, scale, x, axis, "scale")
-    z4 = _quant_param(c, zp, x, axis, "zero_point")
+    if c.op == "DequantizeLinear" and webnn_dtype(zp.dtype) != webnn_dtype(x.dtype):
+        raise Unsupported(f"zero point type {webnn_dtype(zp.dtype)} differs from the input's {webnn_dtype(x.dtype)}")
+    if block:
+        s4 = _block_param(c, scale, x, axis, block, "scale")
+        z4 = _block_param(c, zp, x, axis, block, "zero_point")
+    else:
+        s4 = _quant_param(c, scale, x, axis, "scale")
+        z4 = _quant_param(c, zp, x, axis, "zero_point")
     if c.op == "DequantizeLinear":
         return c.emit("dequantizeLinear", [x, s4, z4], {}, x.shape, scale.dtype)
     return c.emit("quantizeLinear", [x, s4, z4], {}, x.shape, zp.dtype)
