@@ -216,6 +216,13 @@ TEST_CASE("dispatch() validates graphs and tensors", "[api][validation]") {
         "TypeError");
   CHECK(ErrorName([&] { ctx.dispatch(g, {{"x", tx}}, {{"y", Readable(ctx, {4})}}); }) == "TypeError");
   CHECK(ErrorName([&] { ctx.dispatch(g, {{"x", tx}}, {{"y", tx}}); }) == "TypeError");  // same tensor twice
+  // A wrong or missing name is named, with the names the graph has.
+  CHECK(ErrorMessage([&] { ctx.dispatch(g, {{"wrong", tx}}, {{"y", ty}}); }) ==
+        "dispatch: the graph has no input named 'wrong'; its inputs are 'x'");
+  CHECK(ErrorMessage([&] { ctx.dispatch(g, {}, {{"y", ty}}); }) ==
+        "dispatch: no tensor for the graph's input 'x'; its inputs are 'x'");
+  CHECK(ErrorMessage([&] { ctx.dispatch(g, {{"x", tx}}, {{"z", ty}}); }) ==
+        "dispatch: the graph has no output named 'z'; its outputs are 'y'");
   MLContext other = Context();
   CHECK(ErrorName([&] { other.dispatch(g, {{"x", Writable(other, {2, 2})}}, {{"y", Readable(other, {2, 2})}}); }) ==
         "TypeError");  // graph from another context

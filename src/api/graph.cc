@@ -53,6 +53,21 @@ MLOperandDescriptor ToDescriptor(const graph::Graph& ir, const core::OperandDesc
   return out;
 }
 
+// dispatch()'s `given` tensors name exactly the graph's inputs (or outputs):
+// an unknown or a missing name is a TypeError naming it and listing the
+// graph's names.
+void CheckTensorNames(const MLNamedTensors& given, const std::map<std::string, graph::OperandId>& graph_names,
+                      std::string_view kind) {
+  std::string valid;
+  for (const auto& [name, id] : graph_names) valid += StrCat(valid.empty() ? "" : ", ", "'", name, "'");
+  for (const auto& [name, tensor] : given)
+    if (!graph_names.count(name))
+      throw TypeError(StrCat("dispatch: the graph has no ", kind, " named '", name, "'; its ", kind, "s are ", valid));
+  for (const auto& [name, id] : graph_names)
+    if (!given.count(name))
+      throw TypeError(StrCat("dispatch: no tensor for the graph's ", kind, " '", name, "'; its ", kind, "s are ", valid));
+}
+
 void BindConstant(GraphImpl& g, const std::string& label, const MLBufferSource& data, std::string_view what) {
   GraphImpl::Weightless& w = internal::UnboundConstant(g, label, what);
   const ops::ProgramValue& value = g.executable->program().values[w.value];
@@ -198,22 +213,16 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, con
   }
   // Inputs: exactly the graph's inputs, each with the declared type and a shape
   // the declaration admits (named dynamic dims bound in InferConcreteShapes).
-  if (inputs.size() != g.inputs.size())
-    throw TypeError(StrCat("dispatch: the graph has ", g.inputs.size(), " inputs but ", inputs.size(), " were given"));
+  CheckTensorNames(inputs, g.inputs, "input");
   std::map<std::string, std::vector<uint32_t>> input_shapes;
   for (const auto& [name, tensor] : inputs) {
-    auto it = g.inputs.find(name);
-    if (it == g.inputs.end()) throw TypeError(StrCat("dispatch: the graph has no input named '", name, "'"));
-    const core::OperandDesc& d = g.ir->operand(it->second).desc;
+    const core::OperandDesc& d = g.ir->operand(g.inputs.at(name)).desc;
     if (tensor.dataType() != d.type)
       throw TypeError(StrCat("dispatch: input '", name, "' must be ", ToString(d.type), ", got ",
                              ToString(tensor.dataType())));
     input_shapes[name] = tensor.shape();
   }
-  if (outputs.size() != g.outputs.size())
-    throw TypeError(StrCat("dispatch: the graph has ", g.outputs.size(), " outputs but ", outputs.size(), " were given"));
-  for (const auto& [name, tensor] : outputs)
-    if (!g.outputs.count(name)) throw TypeError(StrCat("dispatch: the graph has no output named '", name, "'"));
+  CheckTensorNames(outputs, g.outputs, "output");
 
   for (const auto& [label, w] : g.weightless)
     if (w.binding != GraphImpl::Binding::kBound) throw InvalidStateError(StrCat("dispatch: weightless constant '", label, "' has no data yet"));
