@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/shape.h"
+#include "fuzz_bytes.h"
 #include "io/js_value.h"
 #include "io/op_binding.h"
 #include "ops/op_kind.h"
@@ -25,19 +26,7 @@ namespace {
 
 using webnn::io::JsValue;
 
-// Reads the fuzzer's bytes; zeros once they run out.
-class Bytes {
- public:
-  Bytes(const uint8_t* data, size_t size) : data_(data), size_(size) {}
-  bool empty() const { return at_ >= size_; }
-  uint8_t Byte() { return at_ < size_ ? data_[at_++] : 0; }
-  uint32_t Below(uint32_t n) { return n ? Byte() % n : 0; }
-  uint32_t Word() { return Byte() | Byte() << 8 | Byte() << 16 | static_cast<uint32_t>(Byte()) << 24; }
-
- private:
-  const uint8_t* data_;
-  size_t size_, at_ = 0;
-};
+using webnn::fuzz::Bytes;
 
 constexpr webnn::MLOperandDataType kTypes[] = {
     webnn::MLOperandDataType::kFloat32, webnn::MLOperandDataType::kFloat16, webnn::MLOperandDataType::kInt32,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Coverage-guided fuzzing of the file parsers and the graph builder with libFuzzer (clang), with
+# Coverage-guided fuzzing of the file parsers, the graph builder and the C API with libFuzzer (clang), with
 # address and undefined-behaviour sanitizers. Usage: scripts/fuzz.sh [SECONDS per target]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,11 +8,11 @@ if [ ! -f build-fuzz/build.ninja ]; then
   CC=clang CXX=clang++ meson setup build-fuzz --buildtype=debugoptimized -Dfuzzing=true -Dtests=true \
     -Db_sanitize=address,undefined -Db_lundef=false
 fi
-ninja -C build-fuzz fuzz/builder_fuzzer fuzz/graph_file_fuzzer fuzz/npy_fuzzer fuzz/weights_fuzzer
+ninja -C build-fuzz fuzz/builder_fuzzer fuzz/capi_fuzzer fuzz/graph_file_fuzzer fuzz/npy_fuzzer fuzz/weights_fuzzer
 # The graph fuzzer gets a dictionary (JSON tokens, webnn-graph keys) and inputs
 # up to 256 KiB: a stack overflow on deep nesting needs thousands of levels,
 # which libFuzzer never built while inputs stayed under 4 KiB without tokens.
-for t in builder:builder:4096: graph_file:graph:262144:fuzz/graph.dict npy:npy:65536: weights:weights:65536:; do
+for t in builder:builder:4096: capi:capi:4096: graph_file:graph:262144:fuzz/graph.dict npy:npy:65536: weights:weights:65536:; do
   IFS=: read -r name corpus max_len dict <<<"$t"
   mkdir -p "build-fuzz/corpus/$corpus"
   cp -n fuzz/corpus/"$corpus"/* "build-fuzz/corpus/$corpus/" 2>/dev/null || true

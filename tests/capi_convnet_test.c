@@ -25,6 +25,32 @@ static float NextValue(void) {
   return (float)((lcg_state >> 8) & 0xFFFF) / 32768.0f - 1.0f;
 }
 
+/* The log at info: the build's summary must arrive. Messages come from this
+ * thread here (createContext, build); a lost device would log from another. */
+static int build_summaries = 0, log_messages = 0;
+static void Log(WNNLogLevel level, const char* message, void* userdata) {
+  (void)userdata;
+  ++log_messages;
+  if (level == WNNLogLevel_Info && strncmp(message, "build: ", 7) == 0 && strstr(message, " nodes built") != NULL)
+    ++build_summaries;
+}
+
+/* readTensorAsync's delivery of the logits (wnnContext_finish orders it
+ * before the checks). */
+typedef struct AsyncRead {
+  int calls;
+  WNNErrorType error;
+  size_t byteLength;
+  float values[CLASSES];
+} AsyncRead;
+static void DeliverRead(const void* data, size_t byteLength, WNNError error, void* userdata) {
+  AsyncRead* read = (AsyncRead*)userdata;
+  ++read->calls;
+  read->error = wnnError_type(error);
+  read->byteLength = byteLength;
+  if (data && byteLength == sizeof read->values) memcpy(read->values, data, byteLength);
+}
+
 static int Check(WNNErrorType status, WNNError error, const char* what) {
   if (status == WNNErrorType_NoError) return 1;
   fprintf(stderr, "%s: %s: %s\n", what, wnnError_name(error), wnnError_message(error));
@@ -93,7 +119,8 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i < CLASSES; ++i) fc_bias[i] = NextValue();
 
   WNNError error = wnnError_create();
-  WNNContextOptions context_options = {.device = device};
+  WNNContextOptions context_options = {
+      .device = device, .logLevel = WNNLogLevel_Info, .logCallback = Log, .logUserdata = NULL};
   WNNContext context = wnnML_createContext(&context_options, error);
   if (!context) {
     fprintf(stderr, "createContext: %s: %s\n", wnnError_name(error), wnnError_message(error));
@@ -141,6 +168,8 @@ int main(int argc, char** argv) {
   if (!Check(graph ? WNNErrorType_NoError : wnnError_type(error), error, "build")) return 1;
   wnnGraphBuilder_release(builder);
   EXPECT(wnnGraph_inputCount(graph) == 1 && wnnGraph_outputCount(graph) == 2);
+  EXPECT(build_summaries == 1);
+  EXPECT(log_messages >= 2); /* the device chosen, the build */
 
   /* Every node on the context's device (each device runs the whole net). */
   WNNGraphPlacement placement;
@@ -155,7 +184,9 @@ int main(int argc, char** argv) {
   WNNPlacedNode past;
   EXPECT(wnnGraph_getPlacedNode(graph, placement.nodeCount, &past, error) == WNNErrorType_TypeError);
 
-  /* Run twice, the second time on other input values. */
+  /* Run twice, the second time on other input values, with dispatch options
+   * (profiled, latency queue, a deadline) and the logits read asynchronously
+   * as well. */
   for (int round = 0; round < 2; ++round) {
     if (round == 1)
       for (size_t i = 0; i < sizeof x / sizeof x[0]; ++i) x[i] = NextValue();
@@ -172,7 +203,15 @@ int main(int argc, char** argv) {
     Check(wnnContext_writeTensor(context, x_tensor, x, sizeof x, error), error, "writeTensor");
     WNNNamedTensor inputs[] = {{"x", x_tensor}};
     WNNNamedTensor results[] = {{"features", features_tensor}, {"logits", logits_tensor}};
-    Check(wnnContext_dispatch(context, graph, inputs, 1, results, 2, error), error, "dispatch");
+    WNNDispatchOptions dispatch_options = {
+        .latencyHint = WNNLatencyHint_Low, .deadline = {.hasValue = 1, .value = 5000}, .profile = 1};
+    Check(wnnContext_dispatchWithOptions(context, graph, inputs, 1, results, 2, round == 1 ? &dispatch_options : NULL,
+                                         error),
+          error, "dispatch");
+    AsyncRead async_read = {0};
+    if (round == 1) Check(wnnContext_readTensorAsync(context, logits_tensor, DeliverRead, &async_read, error), error,
+                          "readTensorAsync");
+    wnnContext_finish(context);
     float features[FEATURES], out_logits[CLASSES];
     Check(wnnContext_readTensor(context, features_tensor, features, sizeof features, error), error, "readTensor");
     Check(wnnContext_readTensor(context, logits_tensor, out_logits, sizeof out_logits, error), error, "readTensor");
@@ -193,6 +232,35 @@ int main(int argc, char** argv) {
       const double e = fabs(out_logits[i] - want_logits[i]);
       if (e > max_error) max_error = e;
       EXPECT(e <= 1e-5 * logits_scale[i] + 1e-30);
+    }
+    if (round == 1) {
+      /* The async read gave the very bytes of the blocking one. */
+      EXPECT(async_read.calls == 1 && async_read.error == WNNErrorType_NoError);
+      EXPECT(async_read.byteLength == sizeof out_logits);
+      EXPECT(memcmp(async_read.values, out_logits, sizeof out_logits) == 0);
+      /* The profile lists the placement's nodes, in order, on the device. */
+      WNNGraphProfile profile;
+      if (!Check(wnnGraph_profile(graph, &profile, error), error, "profile")) return 1;
+      EXPECT(profile.stepCount == placement.nodeCount);
+      double flops = 0;
+      for (size_t i = 0; i < profile.stepCount && i < placement.nodeCount; ++i) {
+        WNNStepProfile step;
+        WNNPlacedNode node;
+        if (!Check(wnnGraph_getProfiledStep(graph, i, &step, error), error, "getProfiledStep")) return 1;
+        Check(wnnGraph_getPlacedNode(graph, i, &node, error), error, "getPlacedNode");
+        EXPECT(strcmp(step.op, node.op) == 0 && strcmp(step.label, node.label) == 0 && step.device == node.device);
+        EXPECT(isnan(step.ms) || step.ms >= 0);
+        EXPECT(step.outputCount >= 1 && step.bytes > 0);
+        flops += step.flops;
+        printf("  step %zu: %s on %d, %.3f ms, %.0f flops\n", i, step.op, (int)step.device, step.ms, step.flops);
+      }
+      /* conv2d: 2 per multiply-add of 4 x 6 x 6 outputs of 2 x 3 x 3 terms;
+       * gemm: 2 x 36 x 3. */
+      EXPECT(flops == 2.0 * K * H * W * C * 9 + 2.0 * FEATURES * CLASSES);
+    } else {
+      WNNGraphProfile profile;
+      Check(wnnGraph_profile(graph, &profile, error), error, "profile");
+      EXPECT(profile.stepCount == 0); /* no profiled dispatch yet */
     }
     printf("round %d: logits %.6f %.6f %.6f, max |error| %.3g\n", round, out_logits[0], out_logits[1], out_logits[2],
            max_error);

@@ -68,6 +68,24 @@ int main(int argc, char** argv) {
   WNNContextOptions bad_device = {.device = (WNNDeviceType)9};
   EXPECT(wnnML_createContext(&bad_device, error) == NULL);
   EXPECT_ERROR(error, WNNErrorType_TypeError, "createContext: 9 is not a WNNDeviceType", NULL);
+  /* Enums of the scheduler's and the log's options out of range, negative included. */
+  WNNContextOptions bad_hint = {.device = device, .latencyHint = (WNNLatencyHint)5};
+  EXPECT(wnnML_createContext(&bad_hint, error) == NULL);
+  EXPECT_ERROR(error, WNNErrorType_TypeError, "createContext: latencyHint 5 is not a WNNLatencyHint", NULL);
+  WNNContextOptions bad_level = {.device = device, .logLevel = (WNNLogLevel)-1};
+  EXPECT(wnnML_createContext(&bad_level, error) == NULL);
+  EXPECT_ERROR(error, WNNErrorType_TypeError, "createContext: logLevel 4294967295 is not a WNNLogLevel", NULL);
+  WNNContextOptions bad_power = {.device = device, .powerPreference = (WNNPowerPreference)-2};
+  EXPECT(wnnML_createContext(&bad_power, error) == NULL);
+  EXPECT_ERROR(error, WNNErrorType_TypeError, "createContext: 4294967294 is not a WNNPowerPreference", NULL);
+  EXPECT(strcmp(wnnLogLevel_name(WNNLogLevel_Undefined), "warning") == 0);
+  EXPECT(strcmp(wnnLogLevel_name(WNNLogLevel_Debug), "debug") == 0);
+  wnnContext_finish(NULL);
+  EXPECT(wnnContext_readTensorAsync(NULL, NULL, NULL, NULL, error) == WNNErrorType_TypeError);
+  EXPECT_ERROR(error, WNNErrorType_TypeError, "readTensorAsync: context is NULL", NULL);
+  WNNGraphProfile no_profile;
+  EXPECT(wnnGraph_profile(NULL, &no_profile, error) == WNNErrorType_TypeError);
+  EXPECT_ERROR(error, WNNErrorType_TypeError, "profile: graph is NULL", NULL);
   WNNContextOptions too_many_threads = {.device = WNNDeviceType_Cpu, .numThreads = 100000};
   EXPECT(wnnML_createContext(&too_many_threads, error) == NULL);
   EXPECT_ERROR(error, WNNErrorType_TypeError, "", "numThreads");
@@ -121,6 +139,11 @@ int main(int argc, char** argv) {
   EXPECT_ERROR(error, WNNErrorType_TypeError, "build: an output's name is NULL", NULL);
   EXPECT(wnnGraphBuilder_build(builder, NULL, 0, error) == NULL);
   EXPECT_ERROR(error, WNNErrorType_TypeError, "build", NULL);
+  /* A NULL operand is not an operand (found by fuzz/capi_fuzzer.cc: it was
+   * said to come from another builder). */
+  WNNNamedOperand null_operand[] = {{"r", NULL}};
+  EXPECT(wnnGraphBuilder_build(builder, null_operand, 1, error) == NULL);
+  EXPECT_ERROR(error, WNNErrorType_TypeError, "build: output 'r' is not an operand", NULL);
   WNNNamedOperand outputs[] = {{"r", relu}};
   WNNGraph graph = wnnGraphBuilder_build(builder, outputs, 1, error);
   EXPECT(graph != NULL);
@@ -154,6 +177,18 @@ int main(int argc, char** argv) {
   EXPECT(wnnContext_writeTensor(context, in, values, 3, error) == WNNErrorType_TypeError);
   EXPECT(wnnContext_writeTensor(context, in, NULL, 20, error) == WNNErrorType_TypeError);
   EXPECT_ERROR(error, WNNErrorType_TypeError, "writeTensor: data is NULL", NULL);
+  /* Dispatch options out of range; the profile of a graph never profiled. */
+  WNNDispatchOptions bad_dispatch = {.latencyHint = (WNNLatencyHint)7};
+  EXPECT(wnnContext_dispatchWithOptions(context, graph, inputs, 1, results, 1, &bad_dispatch, error) ==
+         WNNErrorType_TypeError);
+  EXPECT_ERROR(error, WNNErrorType_TypeError, "dispatch: latencyHint 7 is not a WNNLatencyHint", NULL);
+  WNNGraphProfile profile = {.stepCount = 5};
+  EXPECT(wnnGraph_profile(graph, &profile, error) == WNNErrorType_NoError && profile.stepCount == 0);
+  WNNStepProfile step;
+  EXPECT(wnnGraph_getProfiledStep(graph, 0, &step, error) == WNNErrorType_TypeError);
+  EXPECT_ERROR(error, WNNErrorType_TypeError, "getProfiledStep: index 0 is past the profile's 0 steps", NULL);
+  EXPECT(wnnContext_readTensorAsync(context, out, NULL, NULL, error) == WNNErrorType_TypeError);
+  EXPECT_ERROR(error, WNNErrorType_TypeError, "readTensorAsync: callback is NULL", NULL);
   /* And the right call works after all of that. */
   EXPECT(wnnContext_writeTensor(context, in, values, sizeof values, error) == WNNErrorType_NoError);
   EXPECT(wnnContext_dispatch(context, graph, inputs, 1, results, 1, error) == WNNErrorType_NoError);

@@ -3,18 +3,24 @@
 // from files and from memory; weightless constants and dynamic dimensions.
 // The C programs tests/capi_convnet_test.c and tests/capi_errors_test.c
 // exercise it from C.
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <type_traits>
 
 #include "api/impl.h"
 #include "capi/capi_internal.h"
 #include "io/npy.h"
 #include "io/webnn_graph.h"
+#include "ops/device.h"
 #include "ops/op_kind.h"
 #include "test_util.h"
 #include "webnn/webnn_c.h"
+#ifdef WEBNN_HAS_GPU
+#include "ops/gpu/gpu_device.h"
+#endif
 
 using namespace webnn;
 using namespace webnn::test;
@@ -466,3 +472,202 @@ TEST_CASE("C API: contexts, devices, limits and memory", "[capi]") {
   wnnContext_release(c);
   wnnError_release(error);
 }
+
+namespace {
+
+// What a C callback receives, kept for the test (the callbacks run on
+// scheduler threads; wnnContext_finish orders them before the checks).
+struct Delivered {
+  std::mutex mutex;
+  int calls = 0;
+  std::vector<std::byte> bytes;
+  WNNErrorType error = WNNErrorType_NoError;
+  std::string message;
+};
+void DeliverRead(const void* data, size_t byteLength, WNNError error, void* userdata) {
+  auto* d = static_cast<Delivered*>(userdata);
+  std::lock_guard<std::mutex> lock(d->mutex);
+  ++d->calls;
+  if (data) d->bytes.assign(static_cast<const std::byte*>(data), static_cast<const std::byte*>(data) + byteLength);
+  d->error = wnnError_type(error);
+  d->message = wnnError_message(error);
+}
+
+struct Logged {
+  std::mutex mutex;
+  std::vector<std::pair<WNNLogLevel, std::string>> messages;
+  // The first message at `level` that contains `text`, or "".
+  std::string Find(WNNLogLevel level, const std::string& text) {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (const auto& [l, m] : messages)
+      if (l == level && m.find(text) != std::string::npos) return m;
+    return "";
+  }
+};
+void Log(WNNLogLevel level, const char* message, void* userdata) {
+  auto* l = static_cast<Logged*>(userdata);
+  std::lock_guard<std::mutex> lock(l->mutex);
+  l->messages.emplace_back(level, message);
+}
+
+}  // namespace
+
+TEST_CASE("C API: dispatch options, finish, profile, readTensorAsync and the log", "[capi][device]") {
+  // y = relu(x @ W + b) on the device under test, built with a graph latency
+  // hint, dispatched with a deadline and profiled; the profile's steps are
+  // the placement's nodes; an async read gives what a blocking read gives.
+  Logged logged;
+  WNNError error = wnnError_create();
+  WNNContextOptions options{};
+  options.device = CDevice();
+  options.latencyHint = WNNLatencyHint_High;
+  options.logLevel = WNNLogLevel_Info;
+  options.logCallback = Log;
+  options.logUserdata = &logged;
+  WNNContext c = wnnML_createContext(&options, error);
+  INFO(wnnError_message(error));
+  REQUIRE(c != nullptr);
+  CHECK_FALSE(logged.Find(WNNLogLevel_Info, std::string("createContext: the ") + wnnContext_deviceName(c)).empty());
+
+  WNNGraphBuilder b = wnnGraphBuilder_create(c, error);
+  const uint32_t xs[] = {2, 3}, ws[] = {3, 4}, bs[] = {4};
+  const float w[12] = {1, -1, 0.5f, 2, 0, 1, -2, 0.25f, 3, 1, 1, -1}, bias[4] = {0.5f, -0.5f, 0, 1};
+  WNNOperandDescriptor xd{WNNOperandDataType_Float32, 2, xs, nullptr}, wd{WNNOperandDataType_Float32, 2, ws, nullptr},
+      bd{WNNOperandDataType_Float32, 1, bs, nullptr};
+  WNNOperand x = wnnGraphBuilder_input(b, "x", &xd, error);
+  WNNOperand mm = wnnGraphBuilder_matmul(b, x, wnnGraphBuilder_constant(b, &wd, w, sizeof w, error), nullptr, error);
+  WNNOperatorOptions relu_label{"act"};
+  WNNOperand y = wnnGraphBuilder_relu(
+      b, wnnGraphBuilder_add(b, mm, wnnGraphBuilder_constant(b, &bd, bias, sizeof bias, error), nullptr, error),
+      &relu_label, error);
+  REQUIRE(y != nullptr);
+  WNNNamedOperand outs[] = {{"y", y}};
+  WNNGraphOptions bad_graph_options{static_cast<WNNLatencyHint>(9), WNNOptionalBool_Undefined};
+  CHECK(wnnGraphBuilder_buildWithOptions(b, outs, 1, &bad_graph_options, error) == nullptr);
+  CHECK(wnnError_type(error) == WNNErrorType_TypeError);
+  CHECK(std::string(wnnError_message(error)) == "build: latencyHint 9 is not a WNNLatencyHint");
+  WNNGraphOptions graph_options{WNNLatencyHint_Low, WNNOptionalBool_False};
+  WNNGraph g = wnnGraphBuilder_buildWithOptions(b, outs, 1, &graph_options, error);
+  REQUIRE(g != nullptr);
+  wnnGraphBuilder_release(b);
+  CHECK(g->graph.impl()->latency_hint == MLLatencyHint::kLow);
+  const std::string summary = logged.Find(WNNLogLevel_Info, "build: 3 nodes built");
+  INFO(summary);
+  CHECK(summary.find("compiled in") != std::string::npos);
+
+  const uint32_t ys[] = {2, 4};
+  WNNTensorDescriptor xtd{WNNOperandDataType_Float32, 2, xs, 0, 1}, ytd{WNNOperandDataType_Float32, 2, ys, 1, 0};
+  WNNTensor xt = wnnContext_createTensor(c, &xtd, error), yt = wnnContext_createTensor(c, &ytd, error);
+  const float xv[6] = {1, 2, 3, -1, 0.5f, 2};
+  REQUIRE(wnnContext_writeTensor(c, xt, xv, sizeof xv, error) == WNNErrorType_NoError);
+  WNNNamedTensor ins[] = {{"x", xt}}, outts[] = {{"y", yt}};
+  // Before a profiled dispatch the profile is empty.
+  WNNGraphProfile profile{99};
+  REQUIRE(wnnGraph_profile(g, &profile, error) == WNNErrorType_NoError);
+  CHECK(profile.stepCount == 0);
+  WNNDispatchOptions bad_dispatch{static_cast<WNNLatencyHint>(-1), {}, 0};
+  CHECK(wnnContext_dispatchWithOptions(c, g, ins, 1, outts, 1, &bad_dispatch, error) == WNNErrorType_TypeError);
+  WNNDispatchOptions dispatch_options{WNNLatencyHint_Low, {1, 1000}, 1};
+  REQUIRE(wnnContext_dispatchWithOptions(c, g, ins, 1, outts, 1, &dispatch_options, error) == WNNErrorType_NoError);
+  Delivered delivered;
+  REQUIRE(wnnContext_readTensorAsync(c, yt, DeliverRead, &delivered, error) == WNNErrorType_NoError);
+  wnnContext_finish(c);
+  float blocking[8];
+  REQUIRE(wnnContext_readTensor(c, yt, blocking, sizeof blocking, error) == WNNErrorType_NoError);
+  {
+    std::lock_guard<std::mutex> lock(delivered.mutex);
+    CHECK(delivered.calls == 1);
+    CHECK(delivered.error == WNNErrorType_NoError);
+    REQUIRE(delivered.bytes.size() == sizeof blocking);
+    CHECK(std::memcmp(delivered.bytes.data(), blocking, sizeof blocking) == 0);
+  }
+  // The result itself, in double precision.
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 4; ++j) {
+      double sum = bias[j];
+      for (int k = 0; k < 3; ++k) sum += static_cast<double>(xv[i * 3 + k]) * w[k * 4 + j];
+      CHECK(blocking[i * 4 + j] == Approx(std::max(sum, 0.0)).margin(1e-5));
+    }
+
+  // The profile lists the placement's nodes, in order, at the dispatch's shapes.
+  WNNGraphPlacement placement;
+  REQUIRE(wnnGraph_placement(g, &placement, error) == WNNErrorType_NoError);
+  REQUIRE(wnnGraph_profile(g, &profile, error) == WNNErrorType_NoError);
+  REQUIRE(profile.stepCount == placement.nodeCount);
+  REQUIRE(profile.stepCount >= 1);
+  double flops = 0;
+  for (size_t i = 0; i < profile.stepCount; ++i) {
+    WNNPlacedNode node;
+    WNNStepProfile step;
+    REQUIRE(wnnGraph_getPlacedNode(g, i, &node, error) == WNNErrorType_NoError);
+    REQUIRE(wnnGraph_getProfiledStep(g, i, &step, error) == WNNErrorType_NoError);
+    CHECK(std::string(step.op) == node.op);
+    CHECK(std::string(step.label) == node.label);
+    CHECK(step.device == node.device);
+    CHECK((std::isnan(step.ms) || step.ms >= 0));
+    CHECK(step.bytes > 0);
+    flops += step.flops;
+    REQUIRE(step.outputCount >= 1);
+    if (i + 1 == profile.stepCount) {
+      REQUIRE(step.outputShapes[0].rank == 2);
+      CHECK(step.outputShapes[0].shape[0] == 2);
+      CHECK(step.outputShapes[0].shape[1] == 4);
+    }
+  }
+  CHECK(flops == 2.0 * 2 * 3 * 4);  // the matmul's multiply-adds, whatever was fused into it
+  WNNStepProfile past;
+  CHECK(wnnGraph_getProfiledStep(g, profile.stepCount, &past, error) == WNNErrorType_TypeError);
+
+  // readTensorAsync's errors found at once: the callback never runs.
+  Delivered refused;
+  CHECK(wnnContext_readTensorAsync(c, yt, nullptr, &refused, error) == WNNErrorType_TypeError);
+  CHECK(std::string(wnnError_message(error)) == "readTensorAsync: callback is NULL");
+  CHECK(wnnContext_readTensorAsync(c, xt, DeliverRead, &refused, error) == WNNErrorType_TypeError);
+  CHECK(std::string(wnnError_message(error)).find("not created readable") != std::string::npos);
+  wnnContext_finish(c);
+  wnnContext_finish(nullptr);
+  CHECK(refused.calls == 0);
+
+  wnnTensor_release(xt);
+  wnnTensor_release(yt);
+  wnnGraph_release(g);
+  wnnContext_release(c);
+  wnnError_release(error);
+}
+
+#ifdef WEBNN_HAS_GPU
+TEST_CASE("C API: readTensorAsync gives the callback the error of a lost device", "[capi][gpu][faults]") {
+  if (DeviceUnderTest() != MLDeviceType::kGpu) return;
+  CContext ctx;
+  WNNGraphBuilder b = wnnGraphBuilder_create(ctx.handle, ctx.error);
+  const uint32_t s[] = {4};
+  WNNOperandDescriptor d{WNNOperandDataType_Float32, 1, s, nullptr};
+  WNNOperand x = wnnGraphBuilder_input(b, "x", &d, ctx.error);
+  WNNNamedOperand outs[] = {{"y", wnnGraphBuilder_add(b, x, x, nullptr, ctx.error)}};
+  WNNGraph g = wnnGraphBuilder_build(b, outs, 1, ctx.error);
+  REQUIRE(g != nullptr);
+  WNNTensorDescriptor xd{WNNOperandDataType_Float32, 1, s, 0, 1}, yd{WNNOperandDataType_Float32, 1, s, 1, 0};
+  WNNTensor xt = wnnContext_createTensor(ctx.handle, &xd, ctx.error), yt = wnnContext_createTensor(ctx.handle, &yd, ctx.error);
+  WNNNamedTensor ins[] = {{"x", xt}}, outts[] = {{"y", yt}};
+  REQUIRE(ops::gpu::InjectGpuFault(*ops::FindDevice(MLDeviceType::kGpu), /*device_lost=*/true, false));
+  REQUIRE(wnnContext_dispatch(ctx.handle, g, ins, 1, outts, 1, ctx.error) == WNNErrorType_NoError);
+  Delivered delivered;
+  // The run may have lost the context already (an error now) or not yet
+  // (the callback gets the run's error).
+  const WNNErrorType queued = wnnContext_readTensorAsync(ctx.handle, yt, DeliverRead, &delivered, ctx.error);
+  wnnContext_finish(ctx.handle);
+  if (queued == WNNErrorType_NoError) {
+    CHECK(delivered.calls == 1);
+    CHECK(delivered.bytes.empty());
+    CHECK(delivered.error == WNNErrorType_OperationError);
+    CHECK(delivered.message.find("lost") != std::string::npos);
+  } else {
+    CHECK(queued == WNNErrorType_InvalidStateError);
+    CHECK(delivered.calls == 0);
+  }
+  wnnTensor_release(xt);
+  wnnTensor_release(yt);
+  wnnGraph_release(g);
+  wnnGraphBuilder_release(b);
+}
+#endif

@@ -95,6 +95,12 @@ enum class MLPowerPreference { kDefault, kHighPerformance, kLowPower, kFallback,
 // `accelerated` and Vulkan is usable, else cpu, else reference.
 enum class MLDeviceType { kAuto, kReference, kCpu, kGpu };
 
+// Extension: how much a context tells its MLContextOptions::logCallback.
+// A message has one of kError .. kDebug and is delivered when it is at or
+// above the context's logLevel (kError is the most severe); kNone delivers
+// nothing.
+enum class MLLogLevel : uint8_t { kNone, kError, kWarning, kInfo, kDebug };
+
 WEBNN_EXPORT std::string_view ToString(MLInputOperandLayout v);
 WEBNN_EXPORT std::string_view ToString(MLConv2dFilterOperandLayout v);
 WEBNN_EXPORT std::string_view ToString(MLConvTranspose2dFilterOperandLayout v);
@@ -107,6 +113,7 @@ WEBNN_EXPORT std::string_view ToString(MLGruWeightLayout v);
 WEBNN_EXPORT std::string_view ToString(MLLstmWeightLayout v);
 WEBNN_EXPORT std::string_view ToString(MLPowerPreference v);
 WEBNN_EXPORT std::string_view ToString(MLDeviceType v);
+WEBNN_EXPORT std::string_view ToString(MLLogLevel v);  // "none", "error", "warning", "info", "debug"
 
 // ---- Memory accounting (extension; MLContext::memoryUsage) ------------------
 // What a context's bytes are for.

@@ -20,6 +20,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -86,6 +87,19 @@ struct MLContextOptions {
   // MLGraph::placement(). Strict: build() fails instead, with a
   // NotSupportedError naming the node, its op and the type the device lacks.
   bool strictPlacement = false;
+  // Logging (extension): what the context reports that a caller cannot see
+  // otherwise. error: a lost device. warning: nodes placed on a fallback
+  // device. info: the device chosen and why others were skipped, each
+  // build's summary (nodes before and after the graph passes, the fusions,
+  // placement, arena bytes, compile time), streamed constants handed to the
+  // device. debug: each dispatch, chunk and binding (the per-dispatch path
+  // logs nothing below debug). Messages at or above `logLevel` go to
+  // `logCallback`, from the thread that makes the call that logs or from a
+  // scheduler thread, possibly from several threads at once; an exception it
+  // throws is dropped. Without a callback they go to stderr as
+  // "webnn: <level>: <message>"; kNone silences the context.
+  MLLogLevel logLevel = MLLogLevel::kWarning;
+  std::function<void(MLLogLevel level, std::string_view message)> logCallback;
 };
 
 // build()'s options (extension).
@@ -101,7 +115,8 @@ struct MLDispatchOptions {
   // Overrides the graph's and the context's hint.
   std::optional<MLLatencyHint> latencyHint;
   // From the call: latency work is served earliest deadline first. A hint;
-  // nothing fails when it passes.
+  // nothing fails when it passes (a negative one is due now; one beyond a
+  // year counts as a year).
   std::optional<std::chrono::microseconds> deadline;
   // Time each step of this dispatch (MLGraph::profile() after it finishes).
   // On the gpu the steps then run one after another, each behind a barrier.

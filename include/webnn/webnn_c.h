@@ -100,6 +100,31 @@ typedef enum WNNDeviceType {
   WNNDeviceType_Force32 = 0x7FFFFFFF
 } WNNDeviceType;
 
+/* Extension: the real-time hint of a context's, graph's or dispatch's work
+ * (MLLatencyHint). Undefined: the context's default; for a graph, the
+ * context's hint; for a dispatch, the graph's. Low puts the work on the
+ * latency queue. */
+typedef enum WNNLatencyHint {
+  WNNLatencyHint_Undefined = 0,
+  WNNLatencyHint_Default = 1,
+  WNNLatencyHint_Low = 2,
+  WNNLatencyHint_Medium = 3,
+  WNNLatencyHint_High = 4,
+  WNNLatencyHint_Force32 = 0x7FFFFFFF
+} WNNLatencyHint;
+
+/* Extension: how much a context logs (MLLogLevel). A message is delivered
+ * when its level is at or above the context's (Error is the most severe). */
+typedef enum WNNLogLevel {
+  WNNLogLevel_Undefined = 0, /* warning */
+  WNNLogLevel_None = 1,      /* nothing */
+  WNNLogLevel_Error = 2,
+  WNNLogLevel_Warning = 3,
+  WNNLogLevel_Info = 4,
+  WNNLogLevel_Debug = 5,
+  WNNLogLevel_Force32 = 0x7FFFFFFF
+} WNNLogLevel;
+
 typedef enum WNNInputOperandLayout {
   WNNInputOperandLayout_Undefined = 0, /* nchw */
   WNNInputOperandLayout_Nchw = 1,
@@ -193,6 +218,10 @@ typedef struct WNNOptionalUint32 {
   WNNBool hasValue;
   uint32_t value;
 } WNNOptionalUint32;
+typedef struct WNNOptionalUint64 {
+  WNNBool hasValue;
+  uint64_t value;
+} WNNOptionalUint64;
 
 /* MLNumber: (bigint or unrestricted double). Undefined = absent. */
 typedef enum WNNNumberType {
@@ -219,6 +248,8 @@ WNN_EXPORT const char* wnnError_name(WNNError error);
 WNN_EXPORT const char* wnnError_message(WNNError error);
 WNN_EXPORT void wnnError_clear(WNNError error);
 WNN_EXPORT const char* wnnErrorType_name(WNNErrorType type);
+/* "error", "warning", "info", "debug", "none"; "warning" for Undefined. */
+WNN_EXPORT const char* wnnLogLevel_name(WNNLogLevel level);
 
 /* ---- Descriptors --------------------------------------------------------------- */
 /* MLOperandDescriptor. A dimension i is dynamic (webnn#883) when dimensionNames
@@ -271,6 +302,12 @@ typedef struct WNNOperandInfo {
 } WNNOperandInfo;
 
 /* ---- ML ------------------------------------------------------------------------ */
+/* A context's log messages (WNNContextOptions.logCallback): `message` is
+ * NUL-terminated and valid during the call. It is called from the thread
+ * whose call logs or from a scheduler thread, possibly from several threads
+ * at once; it must not call back into the library with the same context. */
+typedef void (*WNNLogCallback)(WNNLogLevel level, const char* message, void* userdata);
+
 typedef struct WNNContextOptions {
   WNNPowerPreference powerPreference;
   WNNOptionalBool accelerated; /* default true */
@@ -286,6 +323,14 @@ typedef struct WNNContextOptions {
   /* A node the device does not run fails the build instead of running on a
    * fallback device (MLContextOptions::strictPlacement). */
   WNNBool strictPlacement;
+  /* The hint of the context's work unless a graph or dispatch gives one. */
+  WNNLatencyHint latencyHint;
+  /* Messages at or above logLevel go to logCallback(level, message,
+   * logUserdata); without a callback to stderr; WNNLogLevel_None: nowhere.
+   * docs/C_API.md lists what is logged at which level. */
+  WNNLogLevel logLevel;
+  WNNLogCallback logCallback;
+  void* logUserdata;
 } WNNContextOptions;
 
 typedef struct WNNDeviceInfo {
@@ -328,6 +373,35 @@ WNN_EXPORT WNNErrorType wnnContext_readTensor(WNNContext context, WNNTensor tens
 WNN_EXPORT WNNErrorType wnnContext_dispatch(WNNContext context, WNNGraph graph, const WNNNamedTensor* inputs,
                                             size_t inputCount, const WNNNamedTensor* outputs, size_t outputCount,
                                             WNNError error);
+/* dispatch()'s options (extension; MLDispatchOptions). */
+typedef struct WNNDispatchOptions {
+  WNNLatencyHint latencyHint; /* Undefined: the graph's, else the context's */
+  /* Microseconds from the call: latency work is served earliest deadline
+   * first. A hint; nothing fails when it passes. */
+  WNNOptionalUint64 deadline;
+  /* Time each step (wnnGraph_profile once the dispatch is done). On the gpu
+   * the steps then run one after another. */
+  WNNBool profile;
+} WNNDispatchOptions;
+/* wnnContext_dispatch with options (NULL: the defaults). */
+WNN_EXPORT WNNErrorType wnnContext_dispatchWithOptions(WNNContext context, WNNGraph graph,
+                                                       const WNNNamedTensor* inputs, size_t inputCount,
+                                                       const WNNNamedTensor* outputs, size_t outputCount,
+                                                       const WNNDispatchOptions* options, WNNError error);
+/* Waits until every dispatch, read and write queued on the context so far is
+ * done (MLContext::finish()). NULL does nothing. */
+WNN_EXPORT void wnnContext_finish(WNNContext context);
+/* readTensor without waiting (MLContext::readTensorAsync). Once the tensor's
+ * last writer is done, callback(data, byteLength, NULL, userdata) gets its
+ * contents, or callback(NULL, 0, error, userdata) the error of the read or of
+ * the dispatch that wrote the tensor; data and error are valid during the
+ * call only. It runs once, on a scheduler thread, when this returns NoError;
+ * an error found at once (a NULL or unreadable tensor, a lost context) is
+ * returned instead, and the callback never runs. wnnContext_finish waits for
+ * it. */
+typedef void (*WNNReadTensorCallback)(const void* data, size_t byteLength, WNNError error, void* userdata);
+WNN_EXPORT WNNErrorType wnnContext_readTensorAsync(WNNContext context, WNNTensor tensor,
+                                                   WNNReadTensorCallback callback, void* userdata, WNNError error);
 /* DAOP: binds weightless constants by label; dispatch is refused until all are. */
 WNN_EXPORT WNNErrorType wnnContext_bindConstants(WNNContext context, WNNGraph graph, const WNNNamedBuffer* constants,
                                                  size_t constantCount, WNNError error);
@@ -439,6 +513,33 @@ typedef struct WNNPlacedNode {
   WNNDeviceType device;
 } WNNPlacedNode;
 WNN_EXPORT WNNErrorType wnnGraph_getPlacedNode(WNNGraph graph, size_t index, WNNPlacedNode* node, WNNError error);
+/* The steps of the graph's last dispatch made with WNNDispatchOptions.profile
+ * that has finished (MLGraph::profile(); wnnContext_finish first):
+ * wnnGraph_profile takes a snapshot and gives its step count (0 before such a
+ * dispatch); wnnGraph_getProfiledStep reads step `index` of the snapshot,
+ * whose strings and shapes stay valid until the next wnnGraph_profile on the
+ * graph or its release. */
+typedef struct WNNShape {
+  size_t rank;
+  const uint32_t* shape;
+} WNNShape;
+typedef struct WNNStepProfile {
+  const char* op; /* after graph passes: fused steps have their own names */
+  const char* label;
+  WNNDeviceType device;
+  size_t inputCount; /* an absent optional input has rank 0 */
+  const WNNShape* inputShapes;
+  size_t outputCount;
+  const WNNShape* outputShapes;
+  double ms;    /* NaN where the device could not time it */
+  double flops; /* matmul, gemm, conv2d, convTranspose2d: 2 per multiply-add; others 0 */
+  double bytes; /* every input read once, every output written once */
+} WNNStepProfile;
+typedef struct WNNGraphProfile {
+  size_t stepCount;
+} WNNGraphProfile;
+WNN_EXPORT WNNErrorType wnnGraph_profile(WNNGraph graph, WNNGraphProfile* profile, WNNError error);
+WNN_EXPORT WNNErrorType wnnGraph_getProfiledStep(WNNGraph graph, size_t index, WNNStepProfile* step, WNNError error);
 
 /* ---- Graph files (webnn-graph JSON; docs/GRAPH_FORMAT.md) ----------------------- */
 typedef struct WNNGraphLoadOptions {
@@ -486,6 +587,15 @@ WNN_EXPORT WNNOperand wnnGraphBuilder_constantWeightless(WNNGraphBuilder builder
                                                          const WNNConstantDescriptor* descriptor, WNNError error);
 WNN_EXPORT WNNGraph wnnGraphBuilder_build(WNNGraphBuilder builder, const WNNNamedOperand* outputs,
                                           size_t outputCount, WNNError error);
+/* build()'s options (extension; MLGraphOptions). */
+typedef struct WNNGraphOptions {
+  WNNLatencyHint latencyHint;      /* Undefined: the context's */
+  WNNOptionalBool strictPlacement; /* Undefined: the context's */
+} WNNGraphOptions;
+/* wnnGraphBuilder_build with options (NULL: the defaults). */
+WNN_EXPORT WNNGraph wnnGraphBuilder_buildWithOptions(WNNGraphBuilder builder, const WNNNamedOperand* outputs,
+                                                     size_t outputCount, const WNNGraphOptions* options,
+                                                     WNNError error);
 
 /* ---- MLOperand ------------------------------------------------------------------ */
 WNN_EXPORT WNNOperandDataType wnnOperand_dataType(WNNOperand operand);

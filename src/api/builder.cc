@@ -1,5 +1,6 @@
 // MLGraphBuilder: input(), constant(), build(), and the common path of every
 // operation (BuilderImpl::AddOp). The 95 operation methods are in builder_ops.cc.
+#include <chrono>
 #include <set>
 
 #include "api/constant_bytes_builder.h"
@@ -152,6 +153,44 @@ MLOperand ConstantFromBytes(MLGraphBuilder& builder, const MLOperandDescriptor& 
   return impl.Wrap(impl.graph.AddConstant({descriptor.dataType, core::StaticShape(shape)}, std::move(data)));
 }
 
+// The build's summary (info) and the steps on a fallback device (warning).
+void LogBuild(const GraphImpl& g, const core::Logger& log, double compile_ms) {
+  const bool warn = log.enabled(MLLogLevel::kWarning), info = log.enabled(MLLogLevel::kInfo);
+  if (!warn && !info) return;
+  const scheduler::Executable& e = *g.executable;
+  const scheduler::Placement& p = e.placement();
+  const auto& steps = e.program().steps;
+  std::vector<size_t> per_device(p.devices.size(), 0);
+  std::string fell_back;
+  for (size_t s = 0; s < steps.size(); ++s) {
+    ++per_device[p.step_device[s]];
+    if (p.step_device[s] != 0)
+      fell_back += StrCat(fell_back.empty() ? "" : ", ", ops::OpName(steps[s].op),
+                          steps[s].label.empty() ? "" : StrCat(" [", steps[s].label, "]"), " on ",
+                          p.devices[p.step_device[s]]->name());
+  }
+  if (p.fell_back())
+    log.Logf(MLLogLevel::kWarning, "build: ", steps.size() - per_device[0], " of ", steps.size(), " steps run on a fallback device, as the ",
+             p.devices[0]->name(), " device does not run their op or data types: ", fell_back, "; ",
+             e.transfer_count(), " copies between device memories per dispatch (", e.transfer_bytes(), " bytes)");
+  if (!info) return;
+  std::string passes = "graph passes off";
+  if (g.pass_stats) {
+    const graph::PassStats& s = *g.pass_stats;
+    passes = StrCat("fused: ", s.fused_biases, " biases, ", s.fused_activations, " activations, ", s.fused_affine,
+                    " affine maps after activations, ", s.fused_elementwise, " element-wise chains; ", s.folded_affine,
+                    " affine maps folded into convolutions, ", s.hard_swish, " hardSwish recognized, ", s.nhwc_nodes,
+                    " nodes in nhwc");
+  }
+  std::string placed;
+  for (size_t d = 0; d < p.devices.size(); ++d)
+    placed += StrCat(d ? ", " : "", per_device[d], " on ", p.devices[d]->name());
+  log.Logf(MLLogLevel::kInfo, "build: ", g.built_nodes, " nodes built, ", steps.size(), " steps after graph passes (",
+           passes, "); placed ", placed, "; arena ", e.arena_bytes(), " bytes for ", e.intermediate_count(),
+           " intermediates of ", e.intermediate_bytes(), " bytes; ", g.weightless.size(),
+           " weightless constants; compiled in ", compile_ms, " ms");
+}
+
 }  // namespace internal
 
 MLOperand MLGraphBuilder::constant(MLOperandDataType dataType, const MLNumber& value) {
@@ -207,7 +246,8 @@ MLGraph MLGraphBuilder::build(const MLNamedOperands& outputs, const MLGraphOptio
   for (const auto& [name, operand] : outputs) {
     if (name.empty()) throw TypeError("build: an output name is empty");
     if (operand.builderImpl() != impl_)
-      throw TypeError(StrCat("build: output '", name, "' was created by another MLGraphBuilder"));
+      throw TypeError(StrCat("build: output '", name, "' ",
+                             operand.isNull() ? "is not an operand" : "was created by another MLGraphBuilder"));
     const graph::Operand& o = impl_->graph.operand(operand.id());
     if (o.kind == graph::Operand::Kind::kInput)
       throw TypeError(StrCat("build: output '", name, "' is a graph input; use identity() to output it"));
@@ -224,11 +264,14 @@ MLGraph MLGraphBuilder::build(const MLNamedOperands& outputs, const MLGraphOptio
   g->context = impl_->context;
   g->latency_hint = graph_options.latencyHint;
   const MLContextOptions& options = impl_->context->options();
+  const auto start = std::chrono::steady_clock::now();
   graph::CompileGraph(*g, impl_->context->device_ptr(), impl_->context->ledger(),
                       {.graph_passes = options.graphPasses,
                        .nhwc_layout = options.nhwcLayout,
                        .strict_placement = graph_options.strictPlacement.value_or(options.strictPlacement)},
                       ir, named);
+  internal::LogBuild(*g, impl_->context->logger(),
+                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
   impl_->context->Register(g);
   return MLGraph(g);
 }

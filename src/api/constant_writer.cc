@@ -1,4 +1,5 @@
 // MLConstantWriter: weightless constants streamed in chunks (webnn#901).
+#include <chrono>
 #include <thread>
 
 #include "api/impl.h"
@@ -44,6 +45,8 @@ class ConstantWriterImpl {
     }
     context.device().Upload(*buffer_, written_, bytes);
     written_ += bytes.size();
+    context.logger().Logf(MLLogLevel::kDebug, What("write"), ": ", bytes.size(), " bytes, ", written_, " of ", length_,
+                          " written");
   }
 
   bool Ready() const {
@@ -59,6 +62,7 @@ class ConstantWriterImpl {
     ContextImpl& context = *graph_->context;
     if (!buffer_)  // a constant of no bytes
       buffer_ = context.device().Allocate(0, What("close"), {context.ledger(), memory::Category::kConstantsRaw});
+    const auto start = std::chrono::steady_clock::now();
     {
       std::lock_guard<std::mutex> timeline(context.timeline());
       if (graph_->destroyed) throw InvalidStateError(StrCat(What("close"), ": the graph is destroyed"));
@@ -66,6 +70,10 @@ class ConstantWriterImpl {
       // bytes: close() may be tried again, or the writer aborted.
       GiveConstantData(*graph_, graph_->weightless.at(label_), buffer_);
     }
+    context.logger().Logf(
+        MLLogLevel::kInfo, What("close"), ": ", length_, " bytes streamed, handed to the ", context.device().name(),
+        " device (", context.device().SharesConstantBytes() ? "packed" : "uploaded", ") in ",
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(), " ms");
     buffer_.reset();
     state_ = State::kClosed;
     ReleaseStaging();

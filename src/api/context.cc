@@ -22,6 +22,7 @@ namespace internal {
 
 ContextImpl::ContextImpl(const MLContextOptions& options, std::shared_ptr<ops::Device> device)
     : options_(options),
+      logger_(options.logLevel, options.logCallback),
       device_(std::move(device)),
       ledger_(std::make_shared<memory::Ledger>("context's memoryLimit", options.memoryLimit.value_or(0),
                                                memory::ProcessLedger())),
@@ -49,7 +50,7 @@ std::string ContextImpl::lost_message() const {
   return lost_message_;
 }
 
-void ContextImpl::Lose(const std::string& message) {
+void ContextImpl::Lose(const std::string& message, MLLogLevel level) {
   std::vector<std::shared_ptr<GraphImpl>> graphs;
   std::vector<std::shared_ptr<TensorImpl>> tensors;
   {
@@ -62,6 +63,7 @@ void ContextImpl::Lose(const std::string& message) {
     for (auto& w : tensors_)
       if (auto t = w.lock()) tensors.push_back(t);
   }
+  logger_.Logf(level, "context lost (", device_->name(), " device): ", message);
   lost_promise_.set_value(MLContextLostInfo{message});
   for (auto& g : graphs) MLGraph(g).destroy();
   for (auto& t : tensors) MLTensor(t).destroy();
@@ -162,13 +164,17 @@ MLContext ML::createContext(const MLContextOptions& options) {
                            scheduler::ThreadPool::kMaxThreads, " (0 = every available core)"));
   if (options.memoryLimit && *options.memoryLimit == 0)
     throw TypeError("createContext: memoryLimit is 0; leave it unset for no limit");
-  std::shared_ptr<ops::Device> device = scheduler::ChooseDevice(options);
+  std::string why;
+  std::shared_ptr<ops::Device> device = scheduler::ChooseDevice(options, &why);
   // The low-latency policy puts the context's work on the latency queue
   // unless it says otherwise.
   MLContextOptions effective = options;
   if (options.powerPreference == MLPowerPreference::kLowLatency && options.latencyHint == MLLatencyHint::kDefault)
     effective.latencyHint = MLLatencyHint::kLow;
-  return MLContext(std::make_shared<ContextImpl>(effective, device));
+  auto context = std::make_shared<ContextImpl>(effective, device);
+  context->logger().Logf(MLLogLevel::kInfo, "createContext: the ", device->name(), " device (", device->description(),
+                         "): ", why);
+  return MLContext(std::move(context));
 }
 
 std::vector<MLDeviceInfo> ML::devices() {
@@ -402,7 +408,7 @@ MLOpSupportLimits MLContext::opSupportLimits() const {
   return limits;
 }
 
-void MLContext::destroy() { Ctx(impl_).Lose("destroy() was called"); }
+void MLContext::destroy() { Ctx(impl_).Lose("destroy() was called", MLLogLevel::kInfo); }
 bool MLContext::accelerated() const { return Ctx(impl_).device().accelerated(); }
 std::shared_future<MLContextLostInfo> MLContext::lost() const { return Ctx(impl_).lost_future(); }
 MLDeviceType MLContext::deviceType() const { return Ctx(impl_).device().type(); }

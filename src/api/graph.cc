@@ -1,4 +1,5 @@
 // MLGraph and MLContext::dispatch().
+#include <algorithm>
 #include <new>
 #include <set>
 
@@ -78,6 +79,7 @@ void BindConstant(GraphImpl& g, const std::string& label, const MLBufferSource& 
                                 {g.context->ledger(), memory::Category::kConstantsRaw});
   device.Upload(*buffer, 0, data.bytes());
   internal::GiveConstantData(g, w, std::move(buffer));
+  g.context->logger().Logf(MLLogLevel::kDebug, what, ": weightless constant '", label, "' bound (", bytes, " bytes)");
 }
 
 }  // namespace
@@ -256,7 +258,12 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, con
   scheduler::RunBinding run = graph::BindRun(g, input_buffers, output_buffers, operand_shapes);
   run.profile = options.profile;
   std::optional<scheduler::Job::Clock::time_point> deadline;
-  if (options.deadline) deadline = scheduler::Job::Clock::now() + *options.deadline;
+  // A hint: one that has passed is due now, one more than a year away a year
+  // away (so that no deadline overflows the clock).
+  if (options.deadline)
+    deadline = scheduler::Job::Clock::now() +
+               std::clamp(*options.deadline, std::chrono::microseconds(0),
+                          std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::hours(24 * 365)));
   std::weak_ptr<ContextImpl> context = impl_;
   auto job = std::make_shared<scheduler::Job>(
       [executable = g.executable, run, ledger = impl_->ledger(), device = impl_->device_ptr(),
@@ -292,6 +299,13 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, con
   g.last_run = job;
   impl_->Track(job);
   scheduler::Submit(job, data_from, after);
+  const core::Logger& log = impl_->logger();
+  if (log.enabled(MLLogLevel::kDebug))
+    log.Logf(MLLogLevel::kDebug, "dispatch: ", g.executable->program().steps.size(), " steps queued on the ",
+             impl_->PriorityFor(options.latencyHint, g.latency_hint) == scheduler::Priority::kLatency ? "latency"
+                                                                                                   : "throughput",
+             " queue", options.deadline ? StrCat(", deadline in ", options.deadline->count(), " us") : "",
+             options.profile ? ", profiled" : "");
 }
 
 }  // namespace webnn

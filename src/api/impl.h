@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/log.h"
 #include "core/parallel.h"
 #include "graph/compile.h"
 #include "graph/graph.h"
@@ -29,6 +30,8 @@ class ContextImpl : public std::enable_shared_from_this<ContextImpl> {
   ContextImpl(const MLContextOptions& options, std::shared_ptr<ops::Device> device);
 
   const MLContextOptions& options() const { return options_; }
+  // MLContextOptions::logLevel and logCallback.
+  const core::Logger& logger() const { return logger_; }
   ops::Device& device() const { return *device_; }
   const std::shared_ptr<ops::Device>& device_ptr() const { return device_; }
   // Every byte the context holds is charged here (memoryLimit applies).
@@ -44,7 +47,8 @@ class ContextImpl : public std::enable_shared_from_this<ContextImpl> {
   bool is_lost() const;
   // Why the context was lost; empty while it is not.
   std::string lost_message() const;
-  void Lose(const std::string& message);
+  // Logs the loss at `level` (kError for a failed device, kInfo for destroy()).
+  void Lose(const std::string& message, MLLogLevel level = MLLogLevel::kError);
   std::shared_future<MLContextLostInfo> lost_future() const { return lost_future_; }
 
   void Register(const std::shared_ptr<GraphImpl>& g);
@@ -63,6 +67,7 @@ class ContextImpl : public std::enable_shared_from_this<ContextImpl> {
 
  private:
   MLContextOptions options_;
+  core::Logger logger_;
   std::shared_ptr<ops::Device> device_;
   std::shared_ptr<memory::Ledger> ledger_;
   memory::StagingGate constant_staging_;

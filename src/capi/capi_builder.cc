@@ -63,14 +63,6 @@ E ToEnum(uint32_t value, uint32_t count, E fallback, const char* what) {
   if (value > count) throw TypeError(StrCat(what, ": ", value, " is not a valid value"));
   return static_cast<E>(value - 1);
 }
-bool ToBool(WNNOptionalBool v, bool fallback, const char* what) {
-  switch (v) {
-    case WNNOptionalBool_Undefined: return fallback;
-    case WNNOptionalBool_False: return false;
-    case WNNOptionalBool_True: return true;
-    default: throw TypeError(StrCat(what, ": ", static_cast<uint32_t>(v), " is not a WNNOptionalBool"));
-  }
-}
 MLInputOperandLayout ToLayout(WNNInputOperandLayout v, const char* what) {
   return ToEnum(v, 2, MLInputOperandLayout::kNchw, what);
 }
@@ -412,6 +404,11 @@ WNNOperand wnnGraphBuilder_constantWeightless(WNNGraphBuilder builder, const WNN
 
 WNNGraph wnnGraphBuilder_build(WNNGraphBuilder builder, const WNNNamedOperand* outputs, size_t outputCount,
                                WNNError error) {
+  return wnnGraphBuilder_buildWithOptions(builder, outputs, outputCount, nullptr, error);
+}
+
+WNNGraph wnnGraphBuilder_buildWithOptions(WNNGraphBuilder builder, const WNNNamedOperand* outputs, size_t outputCount,
+                                          const WNNGraphOptions* options, WNNError error) {
   return Guard<WNNGraph>(error, nullptr, [&] {
     RequireNonNull(builder, "build", "builder");
     if (outputCount > 0) RequireNonNull(outputs, "build", "outputs");
@@ -420,7 +417,13 @@ WNNGraph wnnGraphBuilder_build(WNNGraphBuilder builder, const WNNNamedOperand* o
       RequireNonNull(outputs[i].name, "build", "an output's name");
       named[outputs[i].name] = Op(outputs[i].operand);
     }
-    return WrapGraph(builder->builder.build(named), "");
+    MLGraphOptions o;
+    if (options) {
+      o.latencyHint = ToLatencyHint(options->latencyHint, "build");
+      if (options->strictPlacement != WNNOptionalBool_Undefined)
+        o.strictPlacement = ToBool(options->strictPlacement, false, "build: strictPlacement");
+    }
+    return WrapGraph(builder->builder.build(named, o), "");
   });
 }
 

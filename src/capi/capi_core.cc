@@ -89,6 +89,22 @@ MLDeviceType ToDeviceType(WNNDeviceType type) {
     default: throw TypeError(StrCat("createContext: ", static_cast<uint32_t>(type), " is not a WNNDeviceType"));
   }
 }
+bool ToBool(WNNOptionalBool v, bool fallback, const char* what) {
+  switch (v) {
+    case WNNOptionalBool_Undefined: return fallback;
+    case WNNOptionalBool_False: return false;
+    case WNNOptionalBool_True: return true;
+    default: throw TypeError(StrCat(what, ": ", static_cast<uint32_t>(v), " is not a WNNOptionalBool"));
+  }
+}
+
+std::optional<MLLatencyHint> ToLatencyHint(WNNLatencyHint hint, const char* function) {
+  if (hint == WNNLatencyHint_Undefined) return std::nullopt;
+  if (static_cast<uint32_t>(hint) > WNNLatencyHint_High)
+    throw TypeError(StrCat(function, ": latencyHint ", static_cast<uint32_t>(hint), " is not a WNNLatencyHint"));
+  return static_cast<MLLatencyHint>(hint - WNNLatencyHint_Default);
+}
+
 WNNDeviceType FromDeviceType(MLDeviceType type) {
   switch (type) {
     case MLDeviceType::kReference: return WNNDeviceType_Reference;
@@ -200,6 +216,26 @@ MLNamedTensors ToNamedTensors(const WNNNamedTensor* tensors, size_t count, const
   return out;
 }
 
+MLLogLevel ToLogLevel(WNNLogLevel level) {
+  if (level == WNNLogLevel_Undefined) return MLLogLevel::kWarning;
+  if (static_cast<uint32_t>(level) > WNNLogLevel_Debug)
+    throw TypeError(StrCat("createContext: logLevel ", static_cast<uint32_t>(level), " is not a WNNLogLevel"));
+  return static_cast<MLLogLevel>(level - WNNLogLevel_None);
+}
+WNNLogLevel FromLogLevel(MLLogLevel level) {
+  return static_cast<WNNLogLevel>(static_cast<int>(level) + WNNLogLevel_None);
+}
+
+MLDispatchOptions ToDispatchOptions(const WNNDispatchOptions* o) {
+  MLDispatchOptions out;
+  if (!o) return out;
+  out.latencyHint = ToLatencyHint(o->latencyHint, "dispatch");
+  if (o->deadline.hasValue)  // (dispatch() caps a deadline far in the future)
+    out.deadline = std::chrono::microseconds(static_cast<int64_t>(std::min<uint64_t>(o->deadline.value, INT64_MAX)));
+  out.profile = o->profile != 0;
+  return out;
+}
+
 WNNTensorLimits ToLimits(const MLTensorLimits& l) {
   WNNTensorLimits out{0, l.rankRange.min, l.rankRange.max};
   for (MLOperandDataType t : l.dataTypes) out.dataTypes |= 1u << FromDataType(t);
@@ -230,6 +266,15 @@ const char* wnnError_name(WNNError error) {
 }
 const char* wnnError_message(WNNError error) { return error ? error->message.c_str() : ""; }
 void wnnError_clear(WNNError error) { ClearError(error); }
+const char* wnnLogLevel_name(WNNLogLevel level) {
+  switch (level) {
+    case WNNLogLevel_None: return "none";
+    case WNNLogLevel_Error: return "error";
+    case WNNLogLevel_Info: return "info";
+    case WNNLogLevel_Debug: return "debug";
+    default: return "warning";
+  }
+}
 const char* wnnErrorType_name(WNNErrorType type) {
   switch (type) {
     case WNNErrorType_NoError: return "";
@@ -260,18 +305,27 @@ WNNContext wnnML_createContext(const WNNContextOptions* options, WNNError error)
   return Guard<WNNContext>(error, nullptr, [&] {
     MLContextOptions o;
     if (options) {
-      if (options->powerPreference > WNNPowerPreference_LowLatency)
+      if (static_cast<uint32_t>(options->powerPreference) > WNNPowerPreference_LowLatency)
         throw TypeError(StrCat("createContext: ", static_cast<uint32_t>(options->powerPreference),
                                " is not a WNNPowerPreference"));
       o.powerPreference = static_cast<MLPowerPreference>(options->powerPreference);
-      o.accelerated = options->accelerated != WNNOptionalBool_False;
+      o.accelerated = ToBool(options->accelerated, true, "createContext: accelerated");
       o.device = ToDeviceType(options->device);
       o.numThreads = options->numThreads;
-      o.graphPasses = options->graphPasses != WNNOptionalBool_False;
+      o.graphPasses = ToBool(options->graphPasses, true, "createContext: graphPasses");
       o.nhwcLayout = options->nhwcLayout != 0;
       if (options->memoryLimit != 0) o.memoryLimit = options->memoryLimit;
       if (options->constantStagingLimit != 0) o.constantStagingLimit = options->constantStagingLimit;
       o.strictPlacement = options->strictPlacement != 0;
+      if (auto hint = ToLatencyHint(options->latencyHint, "createContext")) o.latencyHint = *hint;
+      o.logLevel = ToLogLevel(options->logLevel);
+      if (options->logCallback) {
+        o.logCallback = [callback = options->logCallback, userdata = options->logUserdata](MLLogLevel level,
+                                                                                          std::string_view message) {
+          const std::string text(message);  // NUL-terminated
+          callback(FromLogLevel(level), text.c_str(), userdata);
+        };
+      }
     }
     auto c = std::make_unique<WNNContextImpl>();
     c->context = ML::createContext(o);
@@ -402,6 +456,47 @@ WNNErrorType wnnContext_dispatch(WNNContext context, WNNGraph graph, const WNNNa
     const char* f = "dispatch";
     MLContext& c = ContextOf(context, f);
     c.dispatch(GraphOf(graph, f), ToNamedTensors(inputs, inputCount, f), ToNamedTensors(outputs, outputCount, f));
+  });
+}
+
+WNNErrorType wnnContext_dispatchWithOptions(WNNContext context, WNNGraph graph, const WNNNamedTensor* inputs,
+                                            size_t inputCount, const WNNNamedTensor* outputs, size_t outputCount,
+                                            const WNNDispatchOptions* options, WNNError error) {
+  return GuardStatus(error, [&] {
+    const char* f = "dispatch";
+    MLContext& c = ContextOf(context, f);
+    c.dispatch(GraphOf(graph, f), ToNamedTensors(inputs, inputCount, f), ToNamedTensors(outputs, outputCount, f),
+               ToDispatchOptions(options));
+  });
+}
+
+void wnnContext_finish(WNNContext context) {
+  if (context) context->context.finish();  // never throws
+}
+
+WNNErrorType wnnContext_readTensorAsync(WNNContext context, WNNTensor tensor, WNNReadTensorCallback callback,
+                                        void* userdata, WNNError error) {
+  return GuardStatus(error, [&] {
+    const char* f = "readTensorAsync";
+    MLContext& c = ContextOf(context, f);
+    MLTensor& t = TensorOf(tensor, f);
+    if (!callback) RequireNonNull(nullptr, f, "callback");
+    c.readTensorAsync(t, [callback, userdata](std::vector<std::byte> bytes, std::exception_ptr failure) noexcept {
+      try {
+        if (!failure) {
+          callback(bytes.data(), bytes.size(), nullptr, userdata);
+          return;
+        }
+        WNNErrorImpl e;
+        try {
+          std::rethrow_exception(failure);
+        } catch (...) {
+          SetErrorFromCurrentException(&e);
+        }
+        callback(nullptr, 0, &e, userdata);
+      } catch (...) {  // a C++ callback that throws: nothing to give it to
+      }
+    });
   });
 }
 
@@ -658,6 +753,43 @@ WNNErrorType wnnGraph_getPlacedNode(WNNGraph graph, size_t index, WNNPlacedNode*
       throw TypeError(StrCat(f, ": index ", index, " is past the graph's ", p.nodes.size(), " nodes"));
     const MLNodePlacement& n = p.nodes[index];
     *node = WNNPlacedNode{n.op.c_str(), n.label.c_str(), FromDeviceType(n.device)};
+  });
+}
+
+WNNErrorType wnnGraph_profile(WNNGraph graph, WNNGraphProfile* profile, WNNError error) {
+  return GuardStatus(error, [&] {
+    const char* f = "profile";
+    MLGraph& g = GraphOf(graph, f);
+    RequireNonNull(profile, f, "profile");
+    MLGraphProfile p = g.profile();
+    std::vector<std::vector<WNNShape>> shapes;
+    for (const MLStepProfile& s : p.steps) {
+      std::vector<WNNShape>& step = shapes.emplace_back();
+      for (const auto* list : {&s.inputShapes, &s.outputShapes})
+        for (const std::vector<uint32_t>& shape : *list) step.push_back(WNNShape{shape.size(), shape.data()});
+    }
+    // Moving the vector of steps keeps each shape's storage where it is.
+    graph->profile = std::move(p);
+    graph->profileShapes = std::move(shapes);
+    profile->stepCount = graph->profile.steps.size();
+  });
+}
+
+WNNErrorType wnnGraph_getProfiledStep(WNNGraph graph, size_t index, WNNStepProfile* step, WNNError error) {
+  return GuardStatus(error, [&] {
+    const char* f = "getProfiledStep";
+    GraphOf(graph, f);
+    RequireNonNull(step, f, "step");
+    const std::vector<MLStepProfile>& steps = graph->profile.steps;
+    if (index >= steps.size())
+      throw TypeError(StrCat(f, ": index ", index, " is past the profile's ", steps.size(),
+                             " steps (wnnGraph_profile takes the snapshot)"));
+    const MLStepProfile& s = steps[index];
+    const std::vector<WNNShape>& shapes = graph->profileShapes[index];
+    *step = WNNStepProfile{s.op.c_str(), s.label.c_str(), FromDeviceType(s.device),
+                           s.inputShapes.size(), shapes.data(),
+                           s.outputShapes.size(), shapes.data() + s.inputShapes.size(),
+                           s.ms, s.flops, s.bytes};
   });
 }
 

@@ -68,6 +68,10 @@ struct WNNGraphImpl {
   std::vector<std::string> unbound;
   std::map<std::string, std::vector<uint32_t>> computedShapes;
   std::optional<webnn::MLGraphPlacement> placement;  // made by the first placement call
+  // wnnGraph_profile's snapshot, and each step's input shapes then output
+  // shapes as WNNShapes pointing into it.
+  webnn::MLGraphProfile profile;
+  std::vector<std::vector<WNNShape>> profileShapes;
 };
 
 namespace webnn::capi {
@@ -113,6 +117,10 @@ void RequireNonNull(const void* p, const char* function, const char* what);
 MLOperandDataType ToDataType(WNNOperandDataType type, const char* what);
 WNNOperandDataType FromDataType(MLOperandDataType type);
 MLDeviceType ToDeviceType(WNNDeviceType type);
+// A WNNOptionalBool: `fallback` for Undefined; TypeError naming `what` out of range.
+bool ToBool(WNNOptionalBool v, bool fallback, const char* what);
+// nullopt for Undefined; TypeError naming `function` for a value out of range.
+std::optional<MLLatencyHint> ToLatencyHint(WNNLatencyHint hint, const char* function);
 WNNDeviceType FromDeviceType(MLDeviceType type);
 std::string ToString(const char* s);  // NULL -> ""
 std::vector<uint32_t> ToVector(const uint32_t* values, size_t count);

@@ -67,6 +67,7 @@ WEBNN_ENUM_TO_STRING(MLGruWeightLayout, "zrn", "rzn")
 WEBNN_ENUM_TO_STRING(MLLstmWeightLayout, "iofg", "ifgo")
 WEBNN_ENUM_TO_STRING(MLPowerPreference, "default", "high-performance", "low-power", "fallback", "low-latency")
 WEBNN_ENUM_TO_STRING(MLDeviceType, "auto", "reference", "cpu", "gpu")
+WEBNN_ENUM_TO_STRING(MLLogLevel, "none", "error", "warning", "info", "debug")
 WEBNN_ENUM_TO_STRING(MLMemoryCategory, "constants (raw)", "constants (packed)", "intermediates", "workspace", "tensors",
                      "staging")
 WEBNN_ENUM_TO_STRING(MLMemoryDevice, "host", "gpu")

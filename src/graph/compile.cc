@@ -17,12 +17,13 @@ void CompileGraph(CompiledGraph& g, const std::shared_ptr<ops::Device>& device_p
                   const std::shared_ptr<memory::Ledger>& ledger, const CompileOptions& options,
                   std::shared_ptr<const Graph> ir, const std::map<std::string, OperandId>& outputs) {
   g.outputs = outputs;
+  g.built_nodes = ir->nodes().size();
   // The reference device runs the graph exactly as built: it is the oracle.
   const ops::DeviceFusions fusions = device_ptr->Fusions();
   if (options.graph_passes && fusions.any()) {
     auto optimized = std::make_shared<Graph>(*ir);
     optimized->set_constant_ledger(ledger);
-    RunPasses(*optimized, outputs, {.nhwc_layout = options.nhwc_layout, .fusions = fusions});
+    g.pass_stats = RunPasses(*optimized, outputs, {.nhwc_layout = options.nhwc_layout, .fusions = fusions});
     ir = std::move(optimized);
   }
   LoweredGraph lowered = Lower(*ir, outputs);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "graph/graph.h"
+#include "graph/passes.h"
 #include "memory/ledger.h"
 #include "ops/device.h"
 #include "scheduler/executable.h"
@@ -43,6 +44,10 @@ struct CompiledGraph {
     Binding binding = Binding::kUnbound;
   };
   std::map<std::string, Weightless> weightless;
+  // For the build's log: the builder's node count, and what the graph
+  // passes did (nullopt when they did not run).
+  size_t built_nodes = 0;
+  std::optional<PassStats> pass_stats;
 };
 
 // Fills `g`: passes, lowering, placement (steps `device` does not run go to a
