@@ -12,5 +12,6 @@ int Info(const Args& args);
 int Conformance(const Args& args);
 int Run(const Args& args);
 int Mix(const Args& args);
+int Oracle(const Args& args);
 
 }  // namespace webnn::cli

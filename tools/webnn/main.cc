@@ -15,9 +15,14 @@ void Usage() {
       "commands:\n"
       "  info                       version, devices, CPU features, operator x device x data type table\n"
       "  conformance [--device D] [--filter TEXT] [--verbose] FILE...\n"
-      "                             run WPT conformance or validation vector files\n"
+      "                             run WPT conformance or validation vector files; with\n"
+      "                             --candidate-dir DIR score another implementation's outputs\n"
       "  run [options] GRAPH.json   load a webnn-graph JSON file (+ weights), run it, print outputs\n"
       "  mix [--alone] SPEC.json    run several graphs concurrently (latency and throughput jobs)\n"
+      "  oracle GRAPH.json --input NAME=FILE.npy ... --candidate OUTPUT=FILE.npy ...\n"
+      "                             score another implementation's outputs against the float64 truth\n"
+      "                             of the reference device (ULP histogram, errors, WPT verdict;\n"
+      "                             docs/ORACLE.md)\n"
       "  help                       this text\n"
       "  --version                  the engine's version\n"
       "\n"
@@ -39,6 +44,7 @@ int main(int argc, char** argv) {
     if (command == "conformance") return webnn::cli::Conformance(args);
     if (command == "run") return webnn::cli::Run(args);
     if (command == "mix") return webnn::cli::Mix(args);
+    if (command == "oracle") return webnn::cli::Oracle(args);
     if (command == "--version" || command == "version") {
       std::printf("webnn %s\n", webnn::ML::version().c_str());
       return 0;
