@@ -190,17 +190,19 @@ void MLContext::bindConstants(const MLGraph& graph, const std::map<std::string, 
   for (const auto& [label, data] : constants) BindConstant(g, label, data, "bindConstants");
 }
 
-void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, const MLNamedTensors& outputs,
-                         const MLDispatchOptions& options) {
-  if (!impl_) throw TypeError("dispatch: null context");
+namespace internal {
+
+void Dispatch(const std::shared_ptr<ContextImpl>& impl, const MLGraph& graph, const MLNamedTensors& inputs,
+              const MLNamedTensors& outputs, const MLDispatchOptions& options,
+              const std::map<std::string, double*>& unrounded) {
   GraphImpl& g = G(graph.impl());
-  if (g.context != impl_) throw TypeError("dispatch: the graph belongs to another context");
+  if (g.context != impl) throw TypeError("dispatch: the graph belongs to another context");
   // Every check of the graph's and the tensors' state is made under the lock
   // that their destroy() takes; the queued run holds the buffers and the
   // executable it uses, so destroying them while it is in flight is safe.
-  std::unique_lock<std::mutex> lock(impl_->timeline());
+  std::unique_lock<std::mutex> lock(impl->timeline());
   // A lost context has destroyed its graphs too; name the cause, not the effect.
-  if (impl_->is_lost()) throw InvalidStateError(StrCat("dispatch: the context is lost (", impl_->lost_message(), ")"));
+  if (impl->is_lost()) throw InvalidStateError(StrCat("dispatch: the context is lost (", impl->lost_message(), ")"));
   if (g.destroyed) throw InvalidStateError("dispatch: the graph is destroyed");
   std::set<const internal::TensorImpl*> seen;
   for (const auto* named : {&inputs, &outputs}) {
@@ -208,7 +210,7 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, con
       if (!tensor.impl()) throw TypeError(StrCat("dispatch: tensor '", name, "' is null"));
       if (!seen.insert(tensor.impl().get()).second)
         throw TypeError(StrCat("dispatch: tensor '", name, "' is passed more than once"));
-      if (tensor.impl()->context != impl_) throw TypeError(StrCat("dispatch: tensor '", name, "' belongs to another context"));
+      if (tensor.impl()->context != impl) throw TypeError(StrCat("dispatch: tensor '", name, "' belongs to another context"));
       if (tensor.impl()->destroyed) throw TypeError(StrCat("dispatch: tensor '", name, "' is destroyed"));
       if (tensor.impl()->is_constant) throw TypeError(StrCat("dispatch: tensor '", name, "' is a constant tensor"));
     }
@@ -257,6 +259,13 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, con
   for (const auto& [name, tensor] : outputs) output_buffers[name] = tensor.impl()->buffer;
   scheduler::RunBinding run = graph::BindRun(g, input_buffers, output_buffers, operand_shapes);
   run.profile = options.profile;
+  if (!unrounded.empty()) {
+    run.unrounded.assign(g.executable->program().values.size(), nullptr);
+    for (const auto& [name, values] : unrounded) {
+      double*& sink = run.unrounded[g.value_of_operand[g.outputs.at(name)]];
+      if (!sink) sink = values;
+    }
+  }
   std::optional<scheduler::Job::Clock::time_point> deadline;
   // A hint: one that has passed is due now, one more than a year away a year
   // away (so that no deadline overflows the clock).
@@ -264,9 +273,9 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, con
     deadline = scheduler::Job::Clock::now() +
                std::clamp(*options.deadline, std::chrono::microseconds(0),
                           std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::hours(24 * 365)));
-  std::weak_ptr<ContextImpl> context = impl_;
+  std::weak_ptr<ContextImpl> context = impl;
   auto job = std::make_shared<scheduler::Job>(
-      [executable = g.executable, run, ledger = impl_->ledger(), device = impl_->device_ptr(),
+      [executable = g.executable, run, ledger = impl->ledger(), device = impl->device_ptr(),
        context](core::ParallelFor& parallel) {
         try {
           scheduler::Run(*executable, run, parallel, ledger);
@@ -279,7 +288,7 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, con
           throw;
         }
       },
-      impl_->PriorityFor(options.latencyHint, g.latency_hint), impl_->options().numThreads, deadline);
+      impl->PriorityFor(options.latencyHint, g.latency_hint), impl->options().numThreads, deadline);
   // The timeline: after the writers of the inputs (whose errors it takes),
   // the writers and readers of the outputs, and the graph's previous run.
   std::vector<scheduler::JobPtr> data_from, after{g.last_run};
@@ -297,15 +306,23 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, con
     t.readers.clear();
   }
   g.last_run = job;
-  impl_->Track(job);
+  impl->Track(job);
   scheduler::Submit(job, data_from, after);
-  const core::Logger& log = impl_->logger();
+  const core::Logger& log = impl->logger();
   if (log.enabled(MLLogLevel::kDebug))
     log.Logf(MLLogLevel::kDebug, "dispatch: ", g.executable->program().steps.size(), " steps queued on the ",
-             impl_->PriorityFor(options.latencyHint, g.latency_hint) == scheduler::Priority::kLatency ? "latency"
+             impl->PriorityFor(options.latencyHint, g.latency_hint) == scheduler::Priority::kLatency ? "latency"
                                                                                                    : "throughput",
              " queue", options.deadline ? StrCat(", deadline in ", options.deadline->count(), " us") : "",
              options.profile ? ", profiled" : "");
+}
+
+}  // namespace internal
+
+void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, const MLNamedTensors& outputs,
+                         const MLDispatchOptions& options) {
+  if (!impl_) throw TypeError("dispatch: null context");
+  internal::Dispatch(impl_, graph, inputs, outputs, options, {});
 }
 
 }  // namespace webnn

@@ -157,4 +157,11 @@ namespace webnn::internal {
 GraphImpl::Weightless& UnboundConstant(GraphImpl& g, const std::string& label, std::string_view what);
 // Gives `w` its data (the device prepares what reads it) and marks it bound.
 void GiveConstantData(GraphImpl& g, GraphImpl::Weightless& w, std::shared_ptr<ops::DeviceBuffer> buffer);
+// MLContext::dispatch, with `unrounded` (output name -> one double per
+// element, kept alive by the caller until the run is over): where the
+// reference device also writes those outputs' values before their final
+// rounding (src/api/unrounded_outputs.h).
+void Dispatch(const std::shared_ptr<ContextImpl>& impl, const MLGraph& graph, const MLNamedTensors& inputs,
+              const MLNamedTensors& outputs, const MLDispatchOptions& options,
+              const std::map<std::string, double*>& unrounded);
 }  // namespace webnn::internal

@@ -110,14 +110,13 @@ NpyArray ReadNpy(const std::string& path) {
   return ParseNpy(bytes, path);
 }
 
-void WriteNpy(const std::string& path, const NpyArray& a) {
-  const char* descr = nullptr;
-  for (const auto& d : kDescrs)
-    if (d.type == a.dataType && std::string(d.descr) != "|b1") descr = d.descr;
-  if (!descr) throw NotSupportedError(StrCat("cannot write ", ToString(a.dataType), " to .npy"));
+namespace {
+
+void WriteNpyData(const std::string& path, const char* descr, const std::vector<uint32_t>& dims,
+                  std::span<const std::byte> data) {
   std::string shape = "(";
-  for (uint32_t d : a.shape) shape += std::to_string(d) + ",";
-  if (a.shape.size() > 1) shape.pop_back();
+  for (uint32_t d : dims) shape += std::to_string(d) + ",";
+  if (dims.size() > 1) shape.pop_back();
   shape += ")";
   std::string header = StrCat("{'descr': '", descr, "', 'fortran_order': False, 'shape': ", shape, ", }");
   // Pad so the data starts on a 64-byte boundary (npy convention), newline-terminated.
@@ -131,7 +130,56 @@ void WriteNpy(const std::string& path, const NpyArray& a) {
   const char len_bytes[2] = {static_cast<char>(len & 0xff), static_cast<char>(len >> 8)};
   out.write(len_bytes, 2);
   out.write(header.data(), static_cast<std::streamsize>(header.size()));
-  out.write(reinterpret_cast<const char*>(a.data.data()), static_cast<std::streamsize>(a.data.size()));
+  out.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
+  if (!out) throw DataError(StrCat("cannot write ", path));
+}
+
+}  // namespace
+
+void WriteNpy(const std::string& path, const NpyArray& a) {
+  const char* descr = nullptr;
+  for (const auto& d : kDescrs)
+    if (d.type == a.dataType && std::string(d.descr) != "|b1") descr = d.descr;
+  if (!descr) throw NotSupportedError(StrCat("cannot write ", ToString(a.dataType), " to .npy"));
+  WriteNpyData(path, descr, a.shape, a.data);
+}
+
+NpyArray NpyArrayOfTensor(MLOperandDataType type, const std::vector<uint32_t>& shape, std::vector<std::byte> bytes) {
+  if (type != MLOperandDataType::kInt4 && type != MLOperandDataType::kUint4) return {type, shape, std::move(bytes)};
+  const uint64_t n = core::ElementCount(shape);
+  NpyArray a{type == MLOperandDataType::kInt4 ? MLOperandDataType::kInt8 : MLOperandDataType::kUint8, shape,
+             std::vector<std::byte>(n)};
+  for (uint64_t k = 0; k < n; ++k) {
+    const uint8_t b = static_cast<uint8_t>(bytes[k / 2]);
+    uint8_t nibble = (k & 1) ? (b >> 4) : (b & 0xf);
+    if (type == MLOperandDataType::kInt4 && (nibble & 8)) nibble |= 0xf0;  // sign-extend
+    a.data[k] = static_cast<std::byte>(nibble);
+  }
+  return a;
+}
+
+std::vector<std::byte> TensorBytesOfNpy(const NpyArray& array, MLOperandDataType type, const std::string& what) {
+  const bool four_bit = type == MLOperandDataType::kInt4 || type == MLOperandDataType::kUint4;
+  const MLOperandDataType stored =
+      !four_bit ? type : type == MLOperandDataType::kInt4 ? MLOperandDataType::kInt8 : MLOperandDataType::kUint8;
+  if (array.dataType != stored && !(four_bit && array.dataType == type))
+    throw DataError(StrCat(what, ": holds ", ToString(array.dataType), ", expected ", ToString(type),
+                           four_bit ? StrCat(" (as ", ToString(stored), ", one value per byte)") : std::string()));
+  if (!four_bit || array.dataType == type) return array.data;
+  const uint64_t n = core::ElementCount(array.shape);
+  std::vector<std::byte> packed(ByteLengthFor(type, n));
+  for (uint64_t k = 0; k < n; ++k) {
+    const int v = type == MLOperandDataType::kInt4 ? static_cast<int>(static_cast<int8_t>(array.data[k]))
+                                                  : static_cast<int>(static_cast<uint8_t>(array.data[k]));
+    if (type == MLOperandDataType::kInt4 ? (v < -8 || v > 7) : v > 15)
+      throw DataError(StrCat(what, ": element ", k, " is ", v, ", outside ", ToString(type)));
+    packed[k / 2] |= static_cast<std::byte>((v & 0xf) << ((k & 1) * 4));
+  }
+  return packed;
+}
+
+void WriteNpyFloat64(const std::string& path, const std::vector<uint32_t>& shape, std::span<const double> values) {
+  WriteNpyData(path, "<f8", shape, std::as_bytes(values));
 }
 
 }  // namespace webnn::io

@@ -15,7 +15,9 @@
 #include "core/float16.h"
 #include "core/shape.h"
 #include "core/strings.h"
+#include "core/ulp.h"
 #include "io/js_value.h"
+#include "io/npy.h"
 #include "io/op_binding.h"
 
 namespace webnn::io {
@@ -218,20 +220,9 @@ TensorData ParseTensor(const Json& j, const std::string& what) {
 
 // ---- tolerance -----------------------------------------------------------------
 
-// Sign-magnitude bits mapped to a monotonic integer line (WPT's ULP distance).
+// WPT's ULP line (core/ulp.h); float16 through the exact bits when given.
 int64_t OrderedFloatBits(double value, MLOperandDataType type, const uint16_t* half_bits) {
-  int64_t bits, sign_bit;
-  if (type == MLOperandDataType::kFloat16) {
-    bits = half_bits ? *half_bits : core::DoubleToHalfBits(value);
-    sign_bit = 0x8000;
-  } else {
-    float f = static_cast<float>(value);
-    uint32_t b;
-    std::memcpy(&b, &f, 4);
-    bits = b;
-    sign_bit = 0x80000000LL;
-  }
-  return (bits & sign_bit) ? -(bits & (sign_bit - 1)) : bits;
+  return core::OrderedFloatBits(half_bits ? *half_bits : core::FloatBitsOf(value, type), type);
 }
 
 struct Comparison {
@@ -277,22 +268,25 @@ Comparison CompareElement(const Element& got, const uint16_t* got_half, const El
 
 // ---- conformance ----------------------------------------------------------------
 
-void RunConformanceCase(const Json& test, const VectorOptions& options, VectorReport& report) {
+// The case's graph built on a context of options.device and dispatched with
+// its inputs: each expected output's bytes, or a failure line when an
+// output's data type is not the expected one.
+std::map<std::string, std::vector<std::byte>> RunCaseOnDevice(const Json& test, const VectorOptions& options,
+                                                              std::map<std::string, TensorData>& inputs,
+                                                              const std::map<std::string, TensorData>& expected,
+                                                              std::vector<std::string>& failures) {
   const std::string name = test.at("name").get<std::string>();
   // Strict placement: a case measures the device itself (one it lacks is
   // unsupported, not run on a fallback device).
   MLContext ctx = ML::createContext({.device = options.device, .strictPlacement = true});
   MLGraphBuilder builder(ctx);
   std::map<std::string, MLOperand> env;
-  std::map<std::string, TensorData> inputs;
-  for (const auto& [in_name, j] : test.at("inputs").items()) {
-    TensorData t = ParseTensor(j, StrCat(name, ": input ", in_name));
+  for (auto& [in_name, t] : inputs) {
     if (t.constant) {
       env[in_name] = builder.constant(MLOperandDescriptor{t.type, t.shape}, MLBufferSource(std::span<const std::byte>(t.bytes)));
     } else {
       env[in_name] = builder.input(in_name, MLOperandDescriptor{t.type, t.shape});
     }
-    inputs.emplace(in_name, std::move(t));
   }
   auto operand = [&](const Json& ref) -> MLOperand {
     auto it = env.find(ref.get<std::string>());
@@ -327,11 +321,7 @@ void RunConformanceCase(const Json& test, const VectorOptions& options, VectorRe
     }
   }
   MLNamedOperands graph_outputs;
-  std::map<std::string, TensorData> expected;
-  for (const auto& [out_name, j] : test.at("expectedOutputs").items()) {
-    graph_outputs[out_name] = operand(Json(out_name));
-    expected.emplace(out_name, ParseTensor(j, StrCat(name, ": expected ", out_name)));
-  }
+  for (const auto& [out_name, want] : expected) graph_outputs[out_name] = operand(Json(out_name));
   MLGraph graph = builder.build(graph_outputs);
 
   MLNamedTensors in_tensors, out_tensors;
@@ -343,19 +333,59 @@ void RunConformanceCase(const Json& test, const VectorOptions& options, VectorRe
   }
   for (auto& [out_name, t] : expected) out_tensors[out_name] = ctx.createTensor({t.type, t.concrete, true, false});
   ctx.dispatch(graph, in_tensors, out_tensors);
-
-  const std::string metric = test.at("tolerance").at("metricType").get<std::string>();
-  const double allowed = test.at("tolerance").at("value").is_null() ? 0 : test.at("tolerance").at("value").get<double>();
-  bool all_ok = true;
+  std::map<std::string, std::vector<std::byte>> got;
   for (auto& [out_name, want] : expected) {
     const MLOperand& o = graph_outputs[out_name];
     if (o.dataType() != want.type) {
-      report.failures.push_back(StrCat(name, " | ", out_name, ": data type ", ToString(o.dataType()), ", expected ",
-                                       ToString(want.type)));
-      all_ok = false;
+      failures.push_back(StrCat(name, " | ", out_name, ": data type ", ToString(o.dataType()), ", expected ",
+                                ToString(want.type)));
       continue;
     }
-    std::vector<std::byte> got = ctx.readTensor(out_tensors[out_name]);
+    got[out_name] = ctx.readTensor(out_tensors[out_name]);
+  }
+  return got;
+}
+
+// Another implementation's outputs of the case, from its candidate directory:
+// each expected output's bytes; the names of the files that are not there go
+// to `missing`, a file of the wrong type or shape is a failure line.
+std::map<std::string, std::vector<std::byte>> ReadCandidates(const std::string& name, const std::string& dir,
+                                                             const std::map<std::string, TensorData>& expected,
+                                                             std::vector<std::string>& missing,
+                                                             std::vector<std::string>& failures) {
+  std::map<std::string, std::vector<std::byte>> got;
+  for (const auto& [out_name, want] : expected) {
+    const std::filesystem::path file = std::filesystem::path(dir) / (SanitizedName(out_name) + ".npy");
+    if (!std::filesystem::exists(file)) {
+      missing.push_back(file.string());
+      continue;
+    }
+    const NpyArray npy = ReadNpy(file.string());
+    if (npy.shape != want.concrete) {
+      failures.push_back(StrCat(name, " | ", out_name, ": ", file.string(), " has shape ",
+                                core::ListToString(npy.shape), ", expected ", core::ListToString(want.concrete)));
+      continue;
+    }
+    try {
+      got[out_name] = TensorBytesOfNpy(npy, want.type, file.string());
+    } catch (const DataError& e) {
+      failures.push_back(StrCat(name, " | ", out_name, ": ", e.what()));
+    }
+  }
+  return got;
+}
+
+// Compares `got` (packed bytes per expected output) with the expected
+// outputs under the case's tolerance; a failure line per output off by more.
+void CheckCaseOutputs(const Json& test, const std::map<std::string, TensorData>& expected,
+                      const std::map<std::string, std::vector<std::byte>>& got, std::vector<std::string>& failures) {
+  const std::string name = test.at("name").get<std::string>();
+  const std::string metric = test.at("tolerance").at("metricType").get<std::string>();
+  const double allowed = test.at("tolerance").at("value").is_null() ? 0 : test.at("tolerance").at("value").get<double>();
+  for (const auto& [out_name, want] : expected) {
+    auto found = got.find(out_name);
+    if (found == got.end()) continue;  // already a failure (or missing)
+    const std::vector<std::byte>& bytes = found->second;
     uint64_t n = core::ElementCount(want.concrete);
     if (want.fill) n = std::min<uint64_t>(n, 1000);  // WPT checks the first 1000 of filled outputs
     double worst = -1;
@@ -363,13 +393,13 @@ void RunConformanceCase(const Json& test, const VectorOptions& options, VectorRe
     Element worst_got, worst_want;
     bool out_ok = true;
     for (uint64_t k = 0; k < n; ++k) {
-      Element g = GetElement(got, k, want.type);
+      Element g = GetElement(bytes, k, want.type);
       Element w = GetElement(want.bytes, k, want.type);
       uint16_t gh = 0;
       const uint16_t* gh_ptr = nullptr;
       const uint16_t* wh_ptr = nullptr;
       if (want.type == MLOperandDataType::kFloat16) {
-        std::memcpy(&gh, got.data() + k * 2, 2);
+        std::memcpy(&gh, bytes.data() + k * 2, 2);
         gh_ptr = &gh;
         if (!want.half_bits.empty()) wh_ptr = &want.half_bits[want.fill ? 0 : k];
       }
@@ -382,16 +412,59 @@ void RunConformanceCase(const Json& test, const VectorOptions& options, VectorRe
         worst_want = w;
       }
     }
-    if (!out_ok) {
-      all_ok = false;
-      report.failures.push_back(StrCat(name, " | ", out_name, " | index ", worst_index, " | got ",
-                                       ElementToString(worst_got, want.type), " | expected ",
-                                       ElementToString(worst_want, want.type), " | distance ", worst, " > ", allowed,
-                                       " ", metric));
-    }
+    if (!out_ok)
+      failures.push_back(StrCat(name, " | ", out_name, " | index ", worst_index, " | got ",
+                                ElementToString(worst_got, want.type), " | expected ",
+                                ElementToString(worst_want, want.type), " | distance ", worst, " > ", allowed, " ",
+                                metric));
   }
-  if (all_ok) ++report.passed;
-  else ++report.failed;
+}
+
+void WriteCaseTensors(const std::string& dir, const std::map<std::string, TensorData>& tensors,
+                      const std::map<std::string, std::vector<std::byte>>* bytes) {
+  std::filesystem::create_directories(dir);
+  for (const auto& [tensor_name, t] : tensors) {
+    const std::vector<std::byte>& data = bytes ? bytes->at(tensor_name) : t.bytes;
+    WriteNpy((std::filesystem::path(dir) / (SanitizedName(tensor_name) + ".npy")).string(),
+             NpyArrayOfTensor(t.type, t.concrete, data));
+  }
+}
+
+// One conformance case: run on the device (writing its outputs and inputs
+// where asked), or read another implementation's outputs; then compare.
+void RunConformanceCase(const Json& test, const std::string& case_dir, const VectorOptions& options,
+                        VectorReport& report) {
+  const std::string name = test.at("name").get<std::string>();
+  std::map<std::string, TensorData> inputs, expected;
+  for (const auto& [in_name, j] : test.at("inputs").items())
+    inputs.emplace(in_name, ParseTensor(j, StrCat(name, ": input ", in_name)));
+  for (const auto& [out_name, j] : test.at("expectedOutputs").items())
+    expected.emplace(out_name, ParseTensor(j, StrCat(name, ": expected ", out_name)));
+  if (!options.write_inputs_dir.empty())
+    WriteCaseTensors((std::filesystem::path(options.write_inputs_dir) / case_dir / "inputs").string(), inputs, nullptr);
+
+  std::vector<std::string> failures, missing;
+  std::map<std::string, std::vector<std::byte>> got;
+  if (!options.candidate_dir.empty()) {
+    got = ReadCandidates(name, (std::filesystem::path(options.candidate_dir) / case_dir).string(), expected, missing,
+                         failures);
+  } else {
+    got = RunCaseOnDevice(test, options, inputs, expected, failures);
+    if (!options.write_candidates_dir.empty() && failures.empty())
+      WriteCaseTensors((std::filesystem::path(options.write_candidates_dir) / case_dir).string(), expected, &got);
+  }
+  CheckCaseOutputs(test, expected, got, failures);
+  if (!failures.empty()) {
+    ++report.failed;
+    report.failures.insert(report.failures.end(), failures.begin(), failures.end());
+  } else if (!missing.empty()) {
+    ++report.missing;
+    std::string files;
+    for (const std::string& m : missing) files += (files.empty() ? "" : ", ") + m;
+    report.missing_cases.push_back(StrCat(name, " | no candidate ", files));
+  } else {
+    ++report.passed;
+  }
 }
 
 // ---- validation ------------------------------------------------------------------
@@ -758,6 +831,24 @@ const KnownFailure* FindKnown(const VectorOptions& options, const std::string& f
 }
 }  // namespace
 
+std::string SanitizedName(const std::string& name) {
+  std::string out;
+  for (char c : name) {
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+                      c == '_' || c == '.';
+    out += keep ? c : '_';
+  }
+  if (out.size() > 120) out.resize(120);
+  if (out.empty() || out[0] == '.') out.insert(out.begin(), '_');
+  return out;
+}
+
+std::string CaseDirectory(const std::string& vector_file, size_t index, const std::string& case_name) {
+  return (std::filesystem::path(std::filesystem::path(vector_file).stem()) /
+          StrCat(index, "-", SanitizedName(case_name)))
+      .string();
+}
+
 bool IsUnsupportedError(const MLException& e) {
   if (dynamic_cast<const NotSupportedError*>(&e)) return true;
   const std::string_view what = e.what();
@@ -773,6 +864,12 @@ VectorReport RunVectorFile(const std::string& path, const VectorOptions& options
   VectorReport report;
   if (file.contains("cases")) {
     report.kind = VectorFileKind::kValidation;
+    if (!options.candidate_dir.empty()) {
+      // Validation cases build graphs and expect errors: no outputs to score.
+      report.skipped = static_cast<int>(file.at("cases").size());
+      report.skips.push_back(StrCat("validation cases have no outputs for --candidate-dir to score"));
+      return report;
+    }
     const Json assumed = file.value("assumedLimits", Json::object());
     const MLOpSupportLimits ours = ML::createContext({.device = options.device}).opSupportLimits();
     for (const Json& c : file.at("cases")) {
@@ -786,12 +883,14 @@ VectorReport RunVectorFile(const std::string& path, const VectorOptions& options
   // A device that is not there is no "unsupported" case: this throws.
   if (options.allow_unsupported) ML::createContext({.device = options.device});
   const std::string file_name = std::filesystem::path(path).filename().string();
-  for (const Json& test : file.at("tests")) {
+  const Json& tests = file.at("tests");
+  for (size_t index = 0; index < tests.size(); ++index) {
+    const Json& test = tests[index];
     const std::string name = test.at("name").get<std::string>();
     if (!options.name_filter.empty() && name.find(options.name_filter) == std::string::npos) continue;
     VectorReport one;
     try {
-      RunConformanceCase(test, options, one);
+      RunConformanceCase(test, CaseDirectory(path, index, name), options, one);
     } catch (const MLException& e) {
       if (options.allow_unsupported && IsUnsupportedError(e)) {
         ++report.skipped;
@@ -819,7 +918,9 @@ VectorReport RunVectorFile(const std::string& path, const VectorOptions& options
     }
     report.passed += one.passed;
     report.failed += one.failed;
+    report.missing += one.missing;
     report.failures.insert(report.failures.end(), one.failures.begin(), one.failures.end());
+    report.missing_cases.insert(report.missing_cases.end(), one.missing_cases.begin(), one.missing_cases.end());
   }
   return report;
 }

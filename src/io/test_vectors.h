@@ -18,6 +18,8 @@ struct VectorReport {
   int failed = 0;
   int skipped = 0;
   int unsupported = 0;  // of the skipped: refused by the device (VectorOptions::allow_unsupported)
+  int missing = 0;      // conformance cases without candidate files (VectorOptions::candidate_dir)
+  std::vector<std::string> missing_cases;  // one line per missing case, naming the files
   std::vector<std::string> failures;  // one line per failure
   std::vector<std::string> skips;     // one line per skip, with its reason
   std::vector<std::string> unsupported_reasons;  // one per unsupported case: "NotSupportedError: ..."
@@ -43,7 +45,24 @@ struct VectorOptions {
   // in `unsupported`, with the reason, instead of failed. Off for the
   // reference and cpu devices, which claim full coverage.
   bool allow_unsupported = false;
+  // Another implementation's outputs to score instead of running a device:
+  // conformance case outputs read from <candidate_dir>/<CaseDirectory>/
+  // <SanitizedName(output)>.npy (docs/ORACLE.md). A case with a file missing
+  // is neither passed nor failed but missing.
+  std::string candidate_dir;
+  // Where the device's outputs are written under those same names.
+  std::string write_candidates_dir;
+  // Where each case's inputs (constants included) are written, as
+  // <dir>/<CaseDirectory>/inputs/<SanitizedName(input)>.npy.
+  std::string write_inputs_dir;
 };
+
+// The stable names of a case's files: "<vector file stem>/<index>-<case
+// name>", index being the case's 0-based position in the file's "tests" and
+// the name passed through SanitizedName (every character but [A-Za-z0-9._-]
+// becomes '_', at most 120 characters).
+std::string CaseDirectory(const std::string& vector_file, size_t index, const std::string& case_name);
+std::string SanitizedName(const std::string& name);
 
 // Whether `e` says that a device refused a graph it does not support rather
 // than that the graph is invalid: NotSupportedError, or a TypeError for a

@@ -73,6 +73,9 @@ struct ValueBinding {
   DeviceBuffer* buffer = nullptr;
   size_t offset = 0;
   std::vector<uint32_t> shape;
+  // A graph output's float64 values before their final rounding, written by
+  // the reference device's kernels (TensorView::unrounded); usually null.
+  double* unrounded = nullptr;
 };
 
 class DeviceProgram {

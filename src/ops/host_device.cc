@@ -39,6 +39,7 @@ void MakeTensorViews(const Program& program, const ProgramStep& step, std::span<
     v.type = program.values[id].desc.type;
     v.shape = b.shape;
     v.data = b.buffer->host_data() + b.offset;
+    v.unrounded = b.unrounded;
     return v;
   };
   inputs.clear();

@@ -20,6 +20,11 @@ struct TensorView {
   DataType type = DataType::kFloat32;
   std::vector<uint32_t> shape;
   std::byte* data = nullptr;  // null: optional operand not given
+  // Outputs only, reference device only: where ref::Store also writes each
+  // element's float64 value before rounding it to `type` (the oracle's truth,
+  // src/api/unrounded_outputs.h); null otherwise, and kernels that move bytes
+  // without computing (reshape, transpose, ...) never write it.
+  double* unrounded = nullptr;
 
   bool present() const { return data != nullptr; }
   uint32_t rank() const { return static_cast<uint32_t>(shape.size()); }

@@ -236,7 +236,8 @@ Executable::Profile Executable::last_profile() const {
 }
 
 void Executable::Run(const std::vector<ops::DeviceBuffer*>& external,
-                     const std::vector<std::vector<uint32_t>>& shapes, core::ParallelFor& parallel, bool profile) {
+                     const std::vector<std::vector<uint32_t>>& shapes, core::ParallelFor& parallel, bool profile,
+                     const std::vector<double*>& unrounded) {
   using Kind = ops::ProgramValue::Kind;
   std::lock_guard<std::mutex> lock(run_mutex_);
   if (unbound_constants_ != 0) throw InvalidStateError("the graph has constants without data");
@@ -263,6 +264,7 @@ void Executable::Run(const std::vector<ops::DeviceBuffer*>& external,
         case Kind::kOutput: {
           auto it = seg.local_buffer.find(v);
           b.buffer = it != seg.local_buffer.end() ? it->second : home_buffer(v);
+          if (seg.program.values[l].kind == Kind::kOutput && !unrounded.empty()) b.unrounded = unrounded[v];
           break;
         }
         case Kind::kConstant: b.buffer = seg.constants[l].get(); break;

@@ -35,9 +35,10 @@ class Executable {
 
   // Binds inputs/outputs (`external[v]` for those values, buffers of the
   // context's device), concrete shapes for every value, and runs the program.
-  // With `profile`, each step's time is kept (last_profile()).
+  // With `profile`, each step's time is kept (last_profile()). `unrounded`
+  // (per value, or empty) goes to the outputs' ops::ValueBinding::unrounded.
   void Run(const std::vector<ops::DeviceBuffer*>& external, const std::vector<std::vector<uint32_t>>& shapes,
-           core::ParallelFor& parallel, bool profile = false);
+           core::ParallelFor& parallel, bool profile = false, const std::vector<double*>& unrounded = {});
 
   // The last profiled run: per step of program() its time in milliseconds
   // (NaN where its device could not time it) and every value's shape. Empty

@@ -12,7 +12,7 @@ void Run(Executable& executable, const RunBinding& binding, core::ParallelFor& p
          const std::shared_ptr<memory::Ledger>& ledger) {
   std::vector<ops::DeviceBuffer*> external(binding.external.size());
   for (size_t v = 0; v < external.size(); ++v) external[v] = binding.external[v].get();
-  executable.Run(external, binding.shapes, parallel, binding.profile);
+  executable.Run(external, binding.shapes, parallel, binding.profile, binding.unrounded);
   ops::Device& device = executable.device();
   for (const auto& [from, to] : binding.copies) {
     const memory::Charge staging(ledger, memory::Place::kHost, memory::Category::kStaging, from->size(),

@@ -21,6 +21,11 @@ struct RunBinding {
   // Output tensors that repeat another output's value: copied after the run.
   std::vector<std::pair<std::shared_ptr<ops::DeviceBuffer>, std::shared_ptr<ops::DeviceBuffer>>> copies;
   bool profile = false;  // keep each step's time (Executable::last_profile)
+  // Per program value (empty: none): where the reference device also writes
+  // an output's float64 values before their final rounding
+  // (ops::ValueBinding::unrounded). Owned by whoever bound them, who waits
+  // for the run.
+  std::vector<double*> unrounded;
 };
 
 // Runs the program with `binding`, then makes the output copies (charged to

@@ -13,6 +13,7 @@ int Info(const Args& args);
 int Conformance(const Args& args);
 int Run(const Args& args);
 int Mix(const Args& args);
+int Oracle(const Args& args);
 int Convert(const Args& args);
 
 // The onnx2webnn converter run as a child process with `args`; its exit status.

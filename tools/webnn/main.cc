@@ -15,12 +15,17 @@ void Usage() {
       "commands:\n"
       "  info                       version, devices, CPU features, operator x device x data type table\n"
       "  conformance [--device D] [--filter TEXT] [--verbose] FILE...\n"
-      "                             run WPT conformance or validation vector files\n"
+      "                             run WPT conformance or validation vector files; with\n"
+      "                             --candidate-dir DIR score another implementation's outputs\n"
       "  run [options] GRAPH.json   load a webnn-graph JSON file (+ weights) or a .onnx model, run it,\n"
       "                             print outputs\n"
       "  mix [--alone] SPEC.json    run several graphs concurrently (latency and throughput jobs)\n"
       "  convert MODEL.onnx [-o GRAPH.json]\n"
       "                             convert an ONNX model to a webnn-graph file (onnx2webnn)\n"
+      "  oracle GRAPH.json --input NAME=FILE.npy ... --candidate OUTPUT=FILE.npy ...\n"
+      "                             score another implementation's outputs against the float64 truth\n"
+      "                             of the reference device (ULP histogram, errors, WPT verdict;\n"
+      "                             docs/ORACLE.md)\n"
       "  help                       this text\n"
       "  --version                  the engine's version\n"
       "\n"
@@ -43,6 +48,7 @@ int main(int argc, char** argv) {
     if (command == "run") return webnn::cli::Run(args);
     if (command == "mix") return webnn::cli::Mix(args);
     if (command == "convert") return webnn::cli::Convert(args);
+    if (command == "oracle") return webnn::cli::Oracle(args);
     if (command == "--version" || command == "version") {
       std::printf("webnn %s\n", webnn::ML::version().c_str());
       return 0;

@@ -17,9 +17,11 @@
 #include <sys/resource.h>
 
 #include "api/impl.h"
+#include "cli_args.h"
 #include "commands.h"
 #include "core/float16.h"
 #include "core/shape.h"
+#include "core/ulp.h"
 #include "io/npy.h"
 #include "io/webnn_graph.h"
 #include "progress.h"
@@ -66,48 +68,6 @@ std::string ProgramSummary(const MLGraph& graph) {
   return out;
 }
 
-MLDeviceType ParseDevice(const std::string& s) {
-  if (s == "reference") return MLDeviceType::kReference;
-  if (s == "cpu") return MLDeviceType::kCpu;
-  if (s == "gpu") return MLDeviceType::kGpu;
-  if (s == "auto") return MLDeviceType::kAuto;
-  throw std::invalid_argument("unknown device '" + s + "' (reference, cpu, gpu, auto)");
-}
-
-std::pair<std::string, std::string> SplitAssign(const std::string& s, const char* flag) {
-  size_t eq = s.find('=');
-  if (eq == std::string::npos || eq == 0) throw std::invalid_argument(std::string(flag) + " expects NAME=VALUE, got '" + s + "'");
-  return {s.substr(0, eq), s.substr(eq + 1)};
-}
-
-// Element k as double (for statistics and comparisons).
-double ElementAsDouble(const std::vector<std::byte>& d, MLOperandDataType t, uint64_t k) {
-  auto get = [&](auto x) {
-    std::memcpy(&x, d.data() + k * sizeof(x), sizeof(x));
-    return x;
-  };
-  switch (t) {
-    case MLOperandDataType::kFloat32: return get(float{});
-    case MLOperandDataType::kFloat16: return core::HalfBitsToDouble(get(uint16_t{}));
-    case MLOperandDataType::kInt32: return get(int32_t{});
-    case MLOperandDataType::kUint32: return get(uint32_t{});
-    case MLOperandDataType::kInt64: return static_cast<double>(get(int64_t{}));
-    case MLOperandDataType::kUint64: return static_cast<double>(get(uint64_t{}));
-    case MLOperandDataType::kInt8: return get(int8_t{});
-    case MLOperandDataType::kUint8: return get(uint8_t{});
-    case MLOperandDataType::kInt4: {
-      uint8_t b = static_cast<uint8_t>(d[k / 2]);
-      int v = (k & 1) ? (b >> 4) : (b & 0xf);
-      return v >= 8 ? v - 16 : v;
-    }
-    case MLOperandDataType::kUint4: {
-      uint8_t b = static_cast<uint8_t>(d[k / 2]);
-      return (k & 1) ? (b >> 4) : (b & 0xf);
-    }
-  }
-  return 0;
-}
-
 // Random data: floats uniform in [-1, 1); integers uniform in [0, 4) so that
 // index-like inputs stay mostly in range; uint8 conditions in {0, 1}.
 std::vector<std::byte> RandomData(MLOperandDataType t, uint64_t n, std::mt19937_64& rng) {
@@ -130,22 +90,6 @@ std::vector<std::byte> RandomData(MLOperandDataType t, uint64_t n, std::mt19937_
     }
   }
   return d;
-}
-
-std::string ShapeString(const std::vector<uint32_t>& s) {
-  std::string out = "[";
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + "]";
-}
-
-// A non-negative decimal integer that fits in 32 bits, or invalid_argument
-// naming the option (std::stoul would turn "-1" into 4294967295).
-uint32_t ParseUint32(const std::string& text, const std::string& option) {
-  const bool digits = !text.empty() && text.size() <= 10 &&
-                      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-  if (!digits || std::stoull(text) > UINT32_MAX)
-    throw std::invalid_argument(option + ": expected a non-negative integer below 2^32, got '" + text + "'");
-  return static_cast<uint32_t>(std::stoull(text));
 }
 
 uint64_t ParseBytes(const std::string& text, const std::string& option) {
@@ -316,12 +260,12 @@ std::string FormatElement(const std::vector<std::byte>& d, MLOperandDataType t, 
   };
   switch (t) {
     case MLOperandDataType::kFloat32: std::snprintf(text, sizeof text, "%.9g", get(float{})); break;
-    case MLOperandDataType::kFloat16: std::snprintf(text, sizeof text, "%.5g", ElementAsDouble(d, t, k)); break;
+    case MLOperandDataType::kFloat16: std::snprintf(text, sizeof text, "%.5g", core::ElementAsDouble(d, t, k)); break;
     case MLOperandDataType::kInt64: std::snprintf(text, sizeof text, "%lld", static_cast<long long>(get(int64_t{}))); break;
     case MLOperandDataType::kUint64:
       std::snprintf(text, sizeof text, "%llu", static_cast<unsigned long long>(get(uint64_t{})));
       break;
-    default: std::snprintf(text, sizeof text, "%.0f", ElementAsDouble(d, t, k)); break;
+    default: std::snprintf(text, sizeof text, "%.0f", core::ElementAsDouble(d, t, k)); break;
   }
   return text;
 }
@@ -578,7 +522,7 @@ int RunGraph(MLContext& context, const std::string& graph_path, const RunOptions
     double mn = INFINITY, mx = -INFINITY, sum = 0, sum2 = 0;
     uint64_t nan = 0, inf = 0;
     for (uint64_t k = 0; k < n; ++k) {
-      const double v = ElementAsDouble(data, desc.dataType, k);
+      const double v = core::ElementAsDouble(data, desc.dataType, k);
       if (std::isnan(v)) {
         ++nan;
         continue;
@@ -605,8 +549,8 @@ int RunGraph(MLContext& context, const std::string& graph_path, const RunOptions
       if (r.shape != shape) throw DataError("reference for '" + name + "' has shape " + ShapeString(r.shape));
       double max_abs = 0, max_ref = 0, max_rel = 0;
       for (uint64_t k = 0; k < n; ++k) {
-        const double ours = ElementAsDouble(data, desc.dataType, k);
-        const double want = ElementAsDouble(r.data, r.dataType, k);
+        const double ours = core::ElementAsDouble(data, desc.dataType, k);
+        const double want = core::ElementAsDouble(r.data, r.dataType, k);
         const double diff = std::fabs(ours - want);
         max_abs = std::max(max_abs, std::isnan(diff) ? INFINITY : diff);
         max_ref = std::max(max_ref, std::fabs(want));

@@ -96,10 +96,13 @@ I SaturateTruncate(double v) {
 //  double  -> integer types: truncate toward zero and saturate (NaN -> 0);
 //  integer -> narrower integer types: two's-complement wrap (keep the low bits);
 //  integer -> float types: round to nearest.
+//  With t.unrounded set (a float output the oracle asked for), v as float64
+//  is kept there too, before that rounding.
 template <typename T>
 void Store(const TensorView& t, uint64_t i, T v) {
   using namespace internal;
   std::byte* d = t.data;
+  if (t.unrounded) t.unrounded[i] = static_cast<double>(v);
   if constexpr (std::is_same_v<T, double>) {
     switch (t.type) {
       case DataType::kFloat32: SetRaw<float>(d, i, static_cast<float>(v)); return;

@@ -1,0 +1,23 @@
+// Option parsing shared by the `webnn` subcommands.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "webnn/types.h"
+
+namespace webnn::cli {
+
+// "reference", "cpu", "gpu", "auto"; invalid_argument for another name.
+MLDeviceType ParseDevice(const std::string& s);
+// "NAME=VALUE" -> {NAME, VALUE}; invalid_argument naming `flag` otherwise.
+std::pair<std::string, std::string> SplitAssign(const std::string& s, const char* flag);
+// A non-negative decimal integer that fits in 32 bits, or invalid_argument
+// naming the option (std::stoul would turn "-1" into 4294967295).
+uint32_t ParseUint32(const std::string& text, const std::string& option);
+// "[1, 3, 224, 224]"
+std::string ShapeString(const std::vector<uint32_t>& s);
+
+}  // namespace webnn::cli
