@@ -1,10 +1,12 @@
 // webnn conformance: runs WPT-format conformance and validation vector files.
 #include <cstdio>
+#include <filesystem>
 #include <stdexcept>
 
 #include "cli_args.h"
 #include "commands.h"
 #include "io/test_vectors.h"
+#include "progress.h"
 
 namespace webnn::cli {
 int Conformance(const Args& args) {
@@ -54,7 +56,10 @@ int Conformance(const Args& args) {
   if (!options.candidate_dir.empty() && !options.write_candidates_dir.empty())
     throw std::invalid_argument("--candidate-dir scores files, --write-candidates writes them: give one");
   int passed = 0, failed = 0, skipped = 0, unsupported = 0, missing = 0;
-  for (const std::string& file : files) {
+  Progress progress("conformance", files.size(), "files");
+  for (size_t f = 0; f < files.size(); ++f) {
+    const std::string& file = files[f];
+    progress.Update(f, std::filesystem::path(file).stem().string());
     io::VectorReport r;
     try {
       r = io::RunVectorFile(file, options);
@@ -74,6 +79,8 @@ int Conformance(const Args& args) {
     unsupported += r.unsupported;
     missing += r.missing;
   }
+  progress.Update(files.size());
+  progress.Done();
   std::printf("%d passed, %d failed, %d skipped", passed, failed, skipped);
   if (!options.candidate_dir.empty()) std::printf(", %d missing", missing);
   if (options.allow_unsupported) std::printf(" (%d unsupported on the device)", unsupported);
