@@ -10,6 +10,10 @@
 
 #include "capi_test_util.h"
 
+/* The C and C++ views of an enum agree on its size (webnn_c.h: WNN_ENUM_BASE). */
+_Static_assert(sizeof(WNNLatencyHint) == sizeof(uint32_t) && sizeof(WNNOperandDataType) == sizeof(uint32_t) &&
+                   sizeof(WNNRecurrentNetworkActivation) == sizeof(uint32_t),
+               "a C enum of webnn_c.h is not 4 bytes");
 
 /* The error is `type` and its message starts with `prefix` and contains `part`. */
 static void ExpectError(WNNError error, WNNErrorType type, const char* prefix, const char* part, int line) {

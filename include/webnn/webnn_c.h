@@ -54,7 +54,18 @@ typedef struct WNNTensorImpl* WNNTensor;
 typedef struct WNNConstantWriterImpl* WNNConstantWriter;
 
 /* ---- Enums (0 = Undefined: the IDL default where there is one) ----------- */
-typedef enum WNNErrorType {
+/* Compiled as C++ (the library) the enums have uint32_t as their fixed
+ * underlying type, so every 32-bit value a C caller passes is a value of the
+ * type and the library's range checks are defined behaviour: an out-of-range
+ * value of an enum without a fixed type is undefined in C++, and compilers
+ * drop the checks (UBSan's -fsanitize=enum reported it). A C enum with these
+ * enumerators is int-sized, 4 bytes like uint32_t, on every ABI we build for. */
+#ifdef __cplusplus
+#define WNN_ENUM_BASE : uint32_t
+#else
+#define WNN_ENUM_BASE
+#endif
+typedef enum WNNErrorType WNN_ENUM_BASE {
   WNNErrorType_NoError = 0,
   WNNErrorType_TypeError = 1,
   WNNErrorType_DataError = 2,
@@ -67,7 +78,7 @@ typedef enum WNNErrorType {
   WNNErrorType_Force32 = 0x7FFFFFFF
 } WNNErrorType;
 
-typedef enum WNNOperandDataType {
+typedef enum WNNOperandDataType WNN_ENUM_BASE {
   WNNOperandDataType_Undefined = 0, /* a TypeError in a descriptor; argMin/argMax: int32 */
   WNNOperandDataType_Float32 = 1,
   WNNOperandDataType_Float16 = 2,
@@ -82,7 +93,7 @@ typedef enum WNNOperandDataType {
   WNNOperandDataType_Force32 = 0x7FFFFFFF
 } WNNOperandDataType;
 
-typedef enum WNNPowerPreference {
+typedef enum WNNPowerPreference WNN_ENUM_BASE {
   WNNPowerPreference_Default = 0,
   WNNPowerPreference_HighPerformance = 1,
   WNNPowerPreference_LowPower = 2,
@@ -92,7 +103,7 @@ typedef enum WNNPowerPreference {
 } WNNPowerPreference;
 
 /* Extension: the device that runs a context. */
-typedef enum WNNDeviceType {
+typedef enum WNNDeviceType WNN_ENUM_BASE {
   WNNDeviceType_Auto = 0,
   WNNDeviceType_Reference = 1,
   WNNDeviceType_Cpu = 2,
@@ -104,7 +115,7 @@ typedef enum WNNDeviceType {
  * (MLLatencyHint). Undefined: the context's default; for a graph, the
  * context's hint; for a dispatch, the graph's. Low puts the work on the
  * latency queue. */
-typedef enum WNNLatencyHint {
+typedef enum WNNLatencyHint WNN_ENUM_BASE {
   WNNLatencyHint_Undefined = 0,
   WNNLatencyHint_Default = 1,
   WNNLatencyHint_Low = 2,
@@ -115,7 +126,7 @@ typedef enum WNNLatencyHint {
 
 /* Extension: how much a context logs (MLLogLevel). A message is delivered
  * when its level is at or above the context's (Error is the most severe). */
-typedef enum WNNLogLevel {
+typedef enum WNNLogLevel WNN_ENUM_BASE {
   WNNLogLevel_Undefined = 0, /* warning */
   WNNLogLevel_None = 1,      /* nothing */
   WNNLogLevel_Error = 2,
@@ -125,14 +136,14 @@ typedef enum WNNLogLevel {
   WNNLogLevel_Force32 = 0x7FFFFFFF
 } WNNLogLevel;
 
-typedef enum WNNInputOperandLayout {
+typedef enum WNNInputOperandLayout WNN_ENUM_BASE {
   WNNInputOperandLayout_Undefined = 0, /* nchw */
   WNNInputOperandLayout_Nchw = 1,
   WNNInputOperandLayout_Nhwc = 2,
   WNNInputOperandLayout_Force32 = 0x7FFFFFFF
 } WNNInputOperandLayout;
 
-typedef enum WNNConv2dFilterOperandLayout {
+typedef enum WNNConv2dFilterOperandLayout WNN_ENUM_BASE {
   WNNConv2dFilterOperandLayout_Undefined = 0, /* oihw */
   WNNConv2dFilterOperandLayout_Oihw = 1,
   WNNConv2dFilterOperandLayout_Hwio = 2,
@@ -141,7 +152,7 @@ typedef enum WNNConv2dFilterOperandLayout {
   WNNConv2dFilterOperandLayout_Force32 = 0x7FFFFFFF
 } WNNConv2dFilterOperandLayout;
 
-typedef enum WNNConvTranspose2dFilterOperandLayout {
+typedef enum WNNConvTranspose2dFilterOperandLayout WNN_ENUM_BASE {
   WNNConvTranspose2dFilterOperandLayout_Undefined = 0, /* iohw */
   WNNConvTranspose2dFilterOperandLayout_Iohw = 1,
   WNNConvTranspose2dFilterOperandLayout_Hwoi = 2,
@@ -149,14 +160,14 @@ typedef enum WNNConvTranspose2dFilterOperandLayout {
   WNNConvTranspose2dFilterOperandLayout_Force32 = 0x7FFFFFFF
 } WNNConvTranspose2dFilterOperandLayout;
 
-typedef enum WNNRoundingType {
+typedef enum WNNRoundingType WNN_ENUM_BASE {
   WNNRoundingType_Undefined = 0, /* floor */
   WNNRoundingType_Floor = 1,
   WNNRoundingType_Ceil = 2,
   WNNRoundingType_Force32 = 0x7FFFFFFF
 } WNNRoundingType;
 
-typedef enum WNNPaddingMode {
+typedef enum WNNPaddingMode WNN_ENUM_BASE {
   WNNPaddingMode_Undefined = 0, /* constant */
   WNNPaddingMode_Constant = 1,
   WNNPaddingMode_Edge = 2,
@@ -164,14 +175,14 @@ typedef enum WNNPaddingMode {
   WNNPaddingMode_Force32 = 0x7FFFFFFF
 } WNNPaddingMode;
 
-typedef enum WNNInterpolationMode {
+typedef enum WNNInterpolationMode WNN_ENUM_BASE {
   WNNInterpolationMode_Undefined = 0, /* nearest-neighbor */
   WNNInterpolationMode_NearestNeighbor = 1,
   WNNInterpolationMode_Linear = 2,
   WNNInterpolationMode_Force32 = 0x7FFFFFFF
 } WNNInterpolationMode;
 
-typedef enum WNNRecurrentNetworkActivation {
+typedef enum WNNRecurrentNetworkActivation WNN_ENUM_BASE {
   WNNRecurrentNetworkActivation_Undefined = 0, /* a TypeError in a list of activations */
   WNNRecurrentNetworkActivation_Relu = 1,
   WNNRecurrentNetworkActivation_Sigmoid = 2,
@@ -179,7 +190,7 @@ typedef enum WNNRecurrentNetworkActivation {
   WNNRecurrentNetworkActivation_Force32 = 0x7FFFFFFF
 } WNNRecurrentNetworkActivation;
 
-typedef enum WNNRecurrentNetworkDirection {
+typedef enum WNNRecurrentNetworkDirection WNN_ENUM_BASE {
   WNNRecurrentNetworkDirection_Undefined = 0, /* forward */
   WNNRecurrentNetworkDirection_Forward = 1,
   WNNRecurrentNetworkDirection_Backward = 2,
@@ -187,14 +198,14 @@ typedef enum WNNRecurrentNetworkDirection {
   WNNRecurrentNetworkDirection_Force32 = 0x7FFFFFFF
 } WNNRecurrentNetworkDirection;
 
-typedef enum WNNGruWeightLayout {
+typedef enum WNNGruWeightLayout WNN_ENUM_BASE {
   WNNGruWeightLayout_Undefined = 0, /* zrn */
   WNNGruWeightLayout_Zrn = 1,
   WNNGruWeightLayout_Rzn = 2,
   WNNGruWeightLayout_Force32 = 0x7FFFFFFF
 } WNNGruWeightLayout;
 
-typedef enum WNNLstmWeightLayout {
+typedef enum WNNLstmWeightLayout WNN_ENUM_BASE {
   WNNLstmWeightLayout_Undefined = 0, /* iofg */
   WNNLstmWeightLayout_Iofg = 1,
   WNNLstmWeightLayout_Ifgo = 2,
@@ -202,7 +213,7 @@ typedef enum WNNLstmWeightLayout {
 } WNNLstmWeightLayout;
 
 /* A boolean whose IDL default is true. */
-typedef enum WNNOptionalBool {
+typedef enum WNNOptionalBool WNN_ENUM_BASE {
   WNNOptionalBool_Undefined = 0,
   WNNOptionalBool_False = 1,
   WNNOptionalBool_True = 2,
@@ -224,7 +235,7 @@ typedef struct WNNOptionalUint64 {
 } WNNOptionalUint64;
 
 /* MLNumber: (bigint or unrestricted double). Undefined = absent. */
-typedef enum WNNNumberType {
+typedef enum WNNNumberType WNN_ENUM_BASE {
   WNNNumberType_Undefined = 0,
   WNNNumberType_Double = 1,
   WNNNumberType_BigInt = 2,  /* bigInt */
