@@ -96,8 +96,11 @@ struct ErfOp {
 struct SinOp {
   template <class D, class V>
   HWY_INLINE V operator()(D d, V x) const {
-    V y = hn::Sin(d, x);
     const auto outside = hn::Not(hn::Le(hn::Abs(x), hn::Set(d, kTrigRange)));  // and NaN
+    // Lanes outside the range are patched below; they enter hn::Sin as 0, since
+    // its range reduction converts to int, which for NaN, Inf or huge values is
+    // undefined behaviour on EMU128 (a C++ cast there; UBSan reported it).
+    V y = hn::Sin(d, hn::IfThenZeroElse(outside, x));
     if (HWY_UNLIKELY(!hn::AllFalse(d, outside)))
       y = PatchLanes(d, x, y, outside, [](float v) { return static_cast<float>(std::sin(static_cast<double>(v))); });
     return hn::IfThenElse(hn::Eq(x, hn::Zero(d)), x, y);  // sin(-0) = -0
@@ -106,8 +109,8 @@ struct SinOp {
 struct CosOp {
   template <class D, class V>
   HWY_INLINE V operator()(D d, V x) const {
-    V y = hn::Cos(d, x);
     const auto outside = hn::Not(hn::Le(hn::Abs(x), hn::Set(d, kTrigRange)));
+    V y = hn::Cos(d, hn::IfThenZeroElse(outside, x));  // (as in SinOp)
     if (HWY_UNLIKELY(!hn::AllFalse(d, outside)))
       y = PatchLanes(d, x, y, outside, [](float v) { return static_cast<float>(std::cos(static_cast<double>(v))); });
     return y;
@@ -117,8 +120,9 @@ struct CosOp {
 struct TanF64Op {
   template <class D, class V>
   HWY_INLINE V operator()(D d, V x) const {
-    V y = hn::Div(hn::Sin(d, x), hn::Cos(d, x));
     const auto outside = hn::Not(hn::Le(hn::Abs(x), hn::Set(d, 39000.0)));
+    const V in_range = hn::IfThenZeroElse(outside, x);  // (as in SinOp)
+    V y = hn::Div(hn::Sin(d, in_range), hn::Cos(d, in_range));
     if (HWY_UNLIKELY(!hn::AllFalse(d, outside))) y = PatchLanes(d, x, y, outside, [](double v) { return std::tan(v); });
     return hn::IfThenElse(hn::Eq(x, hn::Zero(d)), x, y);  // tan(-0) = -0
   }
