@@ -1,19 +1,28 @@
 #!/usr/bin/env bash
-# The concurrency tests under ThreadSanitizer: the whole library built with
-# -fsanitize=thread (build-tsan/, the gpu device left out: the Vulkan driver is
-# not instrumented), then the scheduler, placement, streaming and api tests
-# ([memory] is left out: its 100 GB weightless graphs exhaust TSan's allocator),
-# halting on the first report. Too long for CI on 2 cores (the build alone is
-# ~25 minutes there); CI runs the pool alone under TSan (meson test
-# scheduler_tsan). Usage: scripts/tsan.sh [catch2 test spec]
+# The concurrency tests under ThreadSanitizer: the library and the tests built
+# with -fsanitize=thread into build-tsan/, then the scheduler, placement,
+# streaming and api tests on cpu and reference, halting on the first report.
+# [memory] is left out: its 100 GB weightless graphs exhaust TSan's allocator.
+# Lean like scripts/sanitize.sh: -O1, the gpu device left out (the Vulkan driver
+# is not instrumented), the cpu kernels for one SIMD target
+# (HWY_COMPILE_ONLY_STATIC). Usage: scripts/tsan.sh [catch2 test spec]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SPEC=${1:-"[scheduler],[placement],[streaming],[api]"}
-if [ ! -f build-tsan/build.ninja ]; then
-  meson setup build-tsan --buildtype=debugoptimized -Db_sanitize=thread -Dvulkan=disabled
+BUILD_DIR=${BUILD_DIR:-build-tsan}
+if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+  march=""
+  # Highway 1.0.3's static AVX2 target also needs AES and CLMUL (without them
+  # x86-64-v3 gives SSSE3, which we disable, so EMU128).
+  if grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && grep -qw f16c /proc/cpuinfo &&
+     grep -qw aes /proc/cpuinfo && grep -qw pclmulqdq /proc/cpuinfo; then
+    march="-march=x86-64-v3 -maes -mpclmul"
+  fi
+  meson setup "$BUILD_DIR" --buildtype=plain -Db_sanitize=thread -Dvulkan=disabled \
+    -Dcpp_args="-O1 -DHWY_COMPILE_ONLY_STATIC=1 $march"
 fi
-ninja -C build-tsan tests/webnn_tests
+ninja -C "$BUILD_DIR" tests/webnn_tests
 for device in cpu reference; do
-  echo "== $device: $SPEC"
-  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ./build-tsan/tests/webnn_tests --device "$device" "$SPEC"
+  echo "== ThreadSanitizer, $device: $SPEC"
+  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 "./$BUILD_DIR/tests/webnn_tests" --device "$device" "$SPEC"
 done
