@@ -51,7 +51,7 @@ for device in cpu reference; do
   echo "== ASan+UBSan: [device] and [conformance] on $device"
   "$tests" --device "$device" "[device],[conformance]"
 done
-echo "== ASan+UBSan: api, io, memory, scheduler, placement, streaming, profile, C API on cpu"
+echo "== ASan+UBSan: api, io, memory, scheduler, placement, streaming, profile, C API, log, oracle, passes, robustness on cpu"
 "$tests" --device cpu "[api],[io],[memory],[scheduler],[placement],[streaming],[profile],[capi],[log],[oracle],[passes],[robustness]"
 for t in builder:builder capi:capi graph_file:graph npy:npy weights:weights; do
   IFS=: read -r name corpus <<<"$t"
