@@ -23,20 +23,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build-asan}
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  march=""
-  # Highway 1.0.3's static AVX2 target also needs AES and CLMUL (without them
-  # x86-64-v3 gives SSSE3, which we disable, so EMU128).
-  if grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && grep -qw f16c /proc/cpuinfo &&
-     grep -qw aes /proc/cpuinfo && grep -qw pclmulqdq /proc/cpuinfo; then
-    march="-march=x86-64-v3 -maes -mpclmul"
-  fi
+  simd=$(./scripts/static-simd-flags.sh)
   cxx=${SANITIZE_CXX:-g++}
   extra=""
   case $cxx in clang*) extra="-fno-sanitize=pointer-overflow" ;; esac
   CC=$([ "${cxx#clang}" != "$cxx" ] && echo clang || echo gcc) CXX=$cxx \
     meson setup "$BUILD_DIR" --buildtype=plain -Dvulkan=disabled \
     -Db_sanitize=address,undefined -Db_lundef=false \
-    -Dcpp_args="-O1 -fno-omit-frame-pointer $extra -fno-sanitize-recover=all -DHWY_COMPILE_ONLY_STATIC=1 $march" \
+    -Dcpp_args="-O1 -fno-omit-frame-pointer $extra -fno-sanitize-recover=all $simd" \
     -Dcpp_link_args="-fno-sanitize-recover=all"
 fi
 ninja -C "$BUILD_DIR" tests/webnn_tests fuzz/builder_fuzzer fuzz/capi_fuzzer fuzz/graph_file_fuzzer fuzz/npy_fuzzer \

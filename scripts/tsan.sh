@@ -11,15 +11,9 @@ cd "$(dirname "$0")/.."
 SPEC=${1:-"[scheduler],[placement],[streaming],[api]"}
 BUILD_DIR=${BUILD_DIR:-build-tsan}
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  march=""
-  # Highway 1.0.3's static AVX2 target also needs AES and CLMUL (without them
-  # x86-64-v3 gives SSSE3, which we disable, so EMU128).
-  if grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && grep -qw f16c /proc/cpuinfo &&
-     grep -qw aes /proc/cpuinfo && grep -qw pclmulqdq /proc/cpuinfo; then
-    march="-march=x86-64-v3 -maes -mpclmul"
-  fi
+  simd=$(./scripts/static-simd-flags.sh)
   meson setup "$BUILD_DIR" --buildtype=plain -Db_sanitize=thread -Dvulkan=disabled \
-    -Dcpp_args="-O1 -DHWY_COMPILE_ONLY_STATIC=1 $march"
+    -Dcpp_args="-O1 $simd"
 fi
 ninja -C "$BUILD_DIR" tests/webnn_tests
 for device in cpu reference; do
