@@ -598,7 +598,7 @@ class Session {
 
   WNNTensor Tensor() {
     if (tensors_.empty() || in_.Below(16) == 0) return nullptr;
-    return tensors_[in_.Below(static_cast<uint32_t>(tensors_.size()))];
+    return Pick(tensors_);
   }
   // The byte length of a tensor, or 0 when it has none to speak of.
   size_t ByteLength(WNNTensor t) {
@@ -643,7 +643,7 @@ class Session {
 
   void Dispatch() {
     if (graphs_.empty()) return;
-    WNNGraph g = graphs_[in_.Below(static_cast<uint32_t>(graphs_.size()))];
+    WNNGraph g = Pick(graphs_);
     // Tensors for the graph's inputs and outputs: fitting ones mostly (new,
     // or from the pool), and names missing, unknown or twice now and then.
     std::vector<WNNNamedTensor> named[2];
@@ -687,7 +687,7 @@ class Session {
 
   void Query() {
     if (graphs_.empty()) return;
-    WNNGraph g = in_.Below(16) ? graphs_[in_.Below(static_cast<uint32_t>(graphs_.size()))] : nullptr;
+    WNNGraph g = in_.Below(16) ? Pick(graphs_) : nullptr;
     switch (in_.Below(5)) {
       case 0: {
         wnnContext_finish(context_);
@@ -757,7 +757,7 @@ class Session {
   // Weightless constants of a built graph bound, set or streamed.
   void Bind() {
     if (graphs_.empty()) return;
-    WNNGraph g = graphs_[in_.Below(static_cast<uint32_t>(graphs_.size()))];
+    WNNGraph g = Pick(graphs_);
     const size_t n = wnnGraph_unboundConstantCount(g);
     const char* label = n && in_.Below(8) ? wnnGraph_getUnboundConstant(g, in_.Below(static_cast<uint32_t>(n)))
                                           : Label();
@@ -793,27 +793,29 @@ class Session {
     }
   }
 
+  // A random element of a non-empty `handles`.
+  template <class T>
+  T& Pick(std::vector<T>& handles) {
+    return handles[in_.Below(static_cast<uint32_t>(handles.size()))];
+  }
+  // Releases a random element of `handles` (if any) and forgets it.
+  template <class T>
+  void ReleaseOne(std::vector<T>& handles, void (*release)(T)) {
+    if (handles.empty()) return;
+    const size_t i = in_.Below(static_cast<uint32_t>(handles.size()));
+    release(handles[i]);
+    handles.erase(handles.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+
   // Destroy or release any handle, in any order.
   void Drop() {
     switch (in_.Below(8)) {
       case 0: wnnTensor_destroy(Tensor()); break;
-      case 1:
-        if (!tensors_.empty()) {
-          const size_t i = in_.Below(static_cast<uint32_t>(tensors_.size()));
-          wnnTensor_release(tensors_[i]);
-          tensors_.erase(tensors_.begin() + static_cast<std::ptrdiff_t>(i));
-        }
-        break;
+      case 1: ReleaseOne(tensors_, &wnnTensor_release); break;
       case 2:
-        if (!graphs_.empty()) wnnGraph_destroy(graphs_[in_.Below(static_cast<uint32_t>(graphs_.size()))]);
+        if (!graphs_.empty()) wnnGraph_destroy(Pick(graphs_));
         break;
-      case 3:
-        if (!graphs_.empty()) {
-          const size_t i = in_.Below(static_cast<uint32_t>(graphs_.size()));
-          wnnGraph_release(graphs_[i]);
-          graphs_.erase(graphs_.begin() + static_cast<std::ptrdiff_t>(i));
-        }
-        break;
+      case 3: ReleaseOne(graphs_, &wnnGraph_release); break;
       case 4: NewBuilder(); break;
       case 5:
         if (in_.Below(4) == 0) wnnContext_destroy(context_);  // lost: every later call must say so

@@ -19,5 +19,13 @@ std::pair<std::string, std::string> SplitAssign(const std::string& s, const char
 uint32_t ParseUint32(const std::string& text, const std::string& option);
 // "[1, 3, 224, 224]"
 std::string ShapeString(const std::vector<uint32_t>& s);
+// "'a', 'b', 'c'": the keys of a map (sorted there), or "none"; for errors
+// that list the names a graph has.
+template <typename Map>
+std::string NameList(const Map& names) {
+  std::string out;
+  for (const auto& [name, unused] : names) out += (out.empty() ? "'" : ", '") + name + "'";
+  return out.empty() ? "none" : out;
+}
 
 }  // namespace webnn::cli

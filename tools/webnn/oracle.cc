@@ -96,13 +96,6 @@ OracleArgs ParseArgs(const Args& args) {
   return o;
 }
 
-template <typename Map>
-std::string NameList(const Map& names) {
-  std::string out;
-  for (const auto& [name, unused] : names) out += (out.empty() ? "'" : ", '") + name + "'";
-  return out.empty() ? "none" : out;
-}
-
 // Every name of `given` must be a key of `valid` (TypeError naming it and the
 // valid ones); with `all`, every key of `valid` must be given.
 template <typename A, typename B>

@@ -211,14 +211,6 @@ struct RunOptions {
   uint64_t print_limit = 256;  // 0: all
 };
 
-// "a, b, c" (sorted: the names of a map).
-template <typename Map>
-std::string NameList(const Map& names) {
-  std::string out;
-  for (const auto& [name, unused] : names) out += (out.empty() ? "" : ", ") + ("'" + name + "'");
-  return out.empty() ? "none" : out;
-}
-
 // Every name given on the command line names something the graph has; the
 // error lists what it has (a typo would otherwise be a silent random input).
 void CheckNames(const io::LoadedGraph& loaded, const RunOptions& run) {
