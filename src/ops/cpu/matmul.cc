@@ -13,8 +13,8 @@
 #include <memory>
 #include <vector>
 
-#include "ops/cpu/activation.h"
 #include "ops/cpu/float16.h"
+#include "ops/cpu/fused_epilogue.h"
 #include "ops/cpu/gemm.h"
 #include "ops/cpu/kernel_registry.h"
 #include "ops/matmul.h"
@@ -117,50 +117,22 @@ void MatmulF32(const MatmulPlan& plan, const float* a, const float* b, const Mat
     product(m, a + plan.a_index[i] * m * k, plan.b_index[i], out + i * m * n, parallel);
 }
 
-// What the fusion pass (src/graph/passes.cc) moved into this matmul: a bias
-// along N (optional third input, [N] or one value) and an activation; relu and
-// clamp clamp in the GEMM epilogue, others run over the finished output.
-struct MatmulFusion {
-  memory::Scratch<float> bias;
-  GemmEpilogue epilogue;
-  const std::optional<FusedActivation>* activation = nullptr;
-  MatmulFusion(const KernelContext& ctx, size_t n)
-      : bias(OptionalInput(ctx.inputs, 2) ? n : 0, "matmul: bias along N") {
-    if (const TensorView* c = OptionalInput(ctx.inputs, 2)) {
-      const F32Input values(c, ctx.parallel);
-      for (size_t j = 0; j < n; ++j) bias[j] = values.get()[c->elements() == n ? j : 0];
-      epilogue.bias = bias.data();
-    }
-    const auto& attrs = AttrsAs<MatmulAttrs>(ctx.attrs);
-    if (!attrs.activation) return;
-    activation = &attrs.activation;
-    const ActivationF32 act = MakeActivationF32(attrs.activation->op, attrs.activation->attrs);
-    if (act.op == OpKind::relu) epilogue.min = 0;
-    if (act.op == OpKind::clamp) {
-      epilogue.min = act.min_value;
-      epilogue.max = act.max_value;
-    }
-  }
-  void ApplyRest(float* out, size_t count, core::ParallelFor& parallel) const {
-    if (activation) ApplyFusedActivation(*activation, out, count, parallel, /*skip_clamps=*/true);
-  }
-};
-
 void RunMatmul(const KernelContext& ctx) {
   const TensorView& a = ctx.inputs[0];
   const TensorView& b = ctx.inputs[1];
   const TensorView& out = ctx.outputs[0];
   const MatmulPlan plan(a, b, out);
-  const MatmulFusion fusion(ctx, plan.n);
+  const FusedEpilogue fusion(OptionalInput(ctx.inputs, 2), AttrsAs<MatmulAttrs>(ctx.attrs).activation, plan.n,
+                            ctx.parallel);
   const auto* prepared = static_cast<const MatmulPrepared*>(ctx.prepared);
   if (out.type == DataType::kFloat32) {
-    MatmulF32(plan, a.as<float>(), b.as<float>(), prepared, fusion.epilogue, out.as<float>(), ctx.parallel);
+    MatmulF32(plan, a.as<float>(), b.as<float>(), prepared, fusion.epilogue(), out.as<float>(), ctx.parallel);
     fusion.ApplyRest(out.as<float>(), out.elements(), ctx.parallel);
     return;
   }
   const F32Input a32(&a, ctx.parallel), b32(prepared ? nullptr : &b, ctx.parallel);
   const memory::Scratch<float> out32(out.elements(), "matmul: float32 output");
-  MatmulF32(plan, a32.get(), b32.get(), prepared, fusion.epilogue, out32.data(), ctx.parallel);
+  MatmulF32(plan, a32.get(), b32.get(), prepared, fusion.epilogue(), out32.data(), ctx.parallel);
   fusion.ApplyRest(out32.data(), out32.size(), ctx.parallel);
   ConvertF32ToF16(out32.data(), out.as<uint16_t>(), out32.size(), ctx.parallel);
 }
@@ -172,10 +144,7 @@ memory::WorkspaceSize MatmulWorkspace(const PrepareContext& ctx, bool b_packed) 
   const TensorView& out = ctx.outputs[0];
   const MatmulPlan plan(a, b, out);
   memory::WorkspaceSize ws;
-  if (ctx.inputs.size() > 2) {  // a fused bias (a non-constant one has no data here: counted either way)
-    ws.AddShared<float>(plan.n);
-    AddF32InputWorkspace(ws, &ctx.inputs[2]);
-  }
+  AddFusedEpilogueWorkspace(ws, ctx.inputs.size() > 2 ? &ctx.inputs[2] : nullptr, plan.n);
   if (out.type == DataType::kFloat16) {
     AddF32InputWorkspace(ws, &a);
     if (!b_packed) AddF32InputWorkspace(ws, &b);
