@@ -449,6 +449,11 @@ PassStats RunPasses(Graph& graph, const std::map<std::string, OperandId>& output
     stats.fused_affine = FuseAffineAfterActivations(graph, outputs);
     DetachUnreachable(graph, outputs);
   }
+  // After the epilogue fusions: a matmul's bias and activation carry over.
+  if (options.fusions.quantized_matmul) {
+    stats.quantized_matmuls = FuseQuantizedMatmul(graph, outputs);
+    DetachUnreachable(graph, outputs);
+  }
   // After the fusions (fused attrs carry over); opt-in, see PassOptions.
   if (options.nhwc_layout) stats.nhwc_nodes = ConvertToNhwc(graph, outputs);
   // Last: the other passes know no fused chains.

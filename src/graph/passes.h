@@ -20,6 +20,7 @@ struct PassStats {
   int fused_affine = 0;
   int nhwc_nodes = 0;  // nodes running in nhwc after ConvertToNhwc (graph/layout_pass.h)
   int fused_elementwise = 0;  // fusedElementwise nodes made by FuseElementwise
+  int quantized_matmuls = 0;  // quantizedMatmul nodes made by FuseQuantizedMatmul
 };
 
 // mul / add by constants varying only along the output channels, and
@@ -54,6 +55,15 @@ int FuseActivations(Graph& graph, const std::map<std::string, OperandId>& output
 int FuseElementwise(Graph& graph, const std::map<std::string, OperandId>& outputs, uint32_t max_inputs = UINT32_MAX,
                     uint32_t max_steps = UINT32_MAX);
 
+// matmul(a, W) and gemm(a, W) where W = dequantizeLinear(weight, scale,
+// zeroPoint) of constants (int4, uint4, int8, uint8; scale rank 2, blockwise
+// broadcast) become quantizedMatmul(a, weight, scale, zeroPoint[, bias]): the
+// weights stay quantized. gemm only without aTranspose, with alpha 1 and no C
+// or beta 1 with C along N (a bias). The matmul's fused bias and activation
+// carry over; W's other readers, if any, keep the dequantizeLinear.
+// Implemented in graph/fuse_quantized_matmul.cc.
+int FuseQuantizedMatmul(Graph& graph, const std::map<std::string, OperandId>& outputs);
+
 struct PassOptions {
   // ConvertToNhwc (graph/layout_pass.h), off by default: on the PP-OCR models
   // the cpu device's nhwc conv kernels are not yet faster than its nchw ones
@@ -62,8 +72,9 @@ struct PassOptions {
   bool nhwc_layout = false;
   // The fused forms the target device implements (ops::Device::Fusions): the
   // epilogue fusions run only with `epilogues`, FuseElementwise within the
-  // device's chain limits. The default is every form, unbounded.
-  ops::DeviceFusions fusions{true, UINT32_MAX, UINT32_MAX};
+  // device's chain limits, FuseQuantizedMatmul with `quantized_matmul`. The
+  // default is every form, unbounded.
+  ops::DeviceFusions fusions{true, UINT32_MAX, UINT32_MAX, true};
 };
 
 // mul / add by a float32 scalar constant after a producer that has a fused

@@ -106,7 +106,10 @@ struct DeviceFusions {
   // fusedElementwise nodes of at most this many inputs and steps (0: none).
   uint32_t elementwise_max_inputs = 0;
   uint32_t elementwise_max_steps = 0;
-  bool any() const { return epilogues || elementwise_max_inputs > 0; }
+  // quantizedMatmul nodes (matmul / gemm of a constant blockwise-dequantized
+  // int4/uint4/int8/uint8 weight; src/ops/quantized_matmul.h).
+  bool quantized_matmul = false;
+  bool any() const { return epilogues || elementwise_max_inputs > 0 || quantized_matmul; }
 };
 
 // Where a device's float arithmetic departs from the reference's IEEE

@@ -21,6 +21,7 @@ StepCost CostOf(const Program& program, const ProgramStep& step, std::span<const
   const double out = elements(step.outputs[0]);
   switch (step.op) {
     case OpKind::matmul:  // every output element is a dot product along A's last dimension
+    case OpKind::quantizedMatmul:
       if (!a.empty()) c.flops = 2.0 * out * a.back();
       break;
     case OpKind::gemm:

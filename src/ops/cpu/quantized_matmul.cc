@@ -1,0 +1,538 @@
+// cpu kernel of quantizedMatmul (src/ops/quantized_matmul.h): matmul / gemm of
+// float activations and int4/uint4/int8/uint8 weights that stay quantized.
+//
+// Packing (prepare, once per compiled graph): the weight's codes are regrouped
+// into column groups of kGroup = 16 columns (one AVX-512 float vector, two
+// AVX2, four SSE4). Per group, per block of `block` rows along K, the codes of
+// 16 columns lie next to each other, row by row:
+//   4-bit: one byte per column per PAIR of rows (low nibble row k, high nibble
+//          row k + 1; an odd block's last row has only low nibbles), so a
+//          16-byte load is 32 weights. int4 codes are stored as q + 8 (0..15)
+//          and their zero point likewise, so q - zp is the same difference.
+//   8-bit: one byte per column per row.
+// Per group and block: 16 float32 scales (float16 scales widened, exactly)
+// and 16 zero points, or one zero point for the whole weight when they are
+// all equal (symmetric int4 has a zero point of 0 everywhere). The codes take
+// the bytes the weight took (plus padding of the last group and odd blocks);
+// the original constants are released after packing.
+//
+// Dequantization is exact and happens in registers: w = float(code - zp) *
+// scale, one rounding, as dequantizeLinear does (the difference has <= 9
+// bits; with a float16 scale the product is rounded to float16 as well). So
+// the weights the product sees are dequantizeLinear's, bit for bit.
+//
+// Two paths:
+//  - M <= kMatvecRows (decode): a GEMV over the packed codes, memory-bound.
+//    Per 16-byte load of 4-bit codes (32 weights): 1 zero-extending load, and
+//    + shift (split nibbles), 2 integer subs (zero point), 2 converts, 2 muls
+//    (scale), and 2 FMAs per row of A: ~11 vector ops for 32 weights and one
+//    row, so one AVX-512 core dequantizes ~45 GB/s of 4-bit codes at 4 GHz,
+//    above a core's share of DRAM bandwidth. Up to 4 rows of A share each
+//    dequantized vector. Four accumulators per row (two rows of codes x low /
+//    high nibbles) keep FMA latency off the critical path.
+//  - larger M (prefill): per chunk of columns, the weights are dequantized
+//    into a [K, chunk] float32 tile in L2, and the GEMM core multiplies A by
+//    it in place (gemm.h); the dequantization (~1 op per weight) is amortized
+//    over M rows of 2 flops per weight.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "ops/cpu/quantized_matmul.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <numeric>
+#include <vector>
+
+#include "core/float16.h"
+#include "ops/cpu/float16.h"
+#include "ops/cpu/fused_epilogue.h"
+#include "ops/cpu/gemm.h"
+#include "ops/cpu/kernel_registry.h"
+#include "ops/quantized_matmul.h"
+
+#ifndef WEBNN_QUANTIZED_MATMUL_ONCE
+#define WEBNN_QUANTIZED_MATMUL_ONCE
+namespace webnn::ops::cpu::qmm {
+
+constexpr size_t kGroup = 16;      // columns per group
+constexpr size_t kMatvecRows = 4;  // M up to this: the GEMV path
+
+enum class Codes { kNibbles, kUint8, kInt8 };
+
+struct PackedWeights {
+  Codes codes = Codes::kNibbles;
+  size_t k = 0, n = 0, block = 0, blocks = 0, groups = 0;
+  size_t code_rows = 0;  // byte rows per block: block (8-bit) or ceil(block / 2) (4-bit)
+  bool f16 = false;      // weights round to float16 (the scale is float16)
+  // Every scale is finite and no weight overflows (|code - zp| * |scale|
+  // below the float type's largest value): the GEMV may factor the scales
+  // out of the block sums (see QuantizedMatmulF32).
+  bool factorable = false;
+  std::vector<uint8_t> code_bytes;   // [groups][blocks][code_rows][kGroup]
+  std::vector<float> scales;         // [groups][blocks][kGroup]
+  std::vector<uint8_t> zero_points;  // [groups][blocks][kGroup] (int8: two's complement), or empty:
+  int32_t zero_point = 0;            // every zero point, when they are all equal
+
+  const uint8_t* codes_at(size_t g, size_t b) const {
+    return code_bytes.data() + ((g * blocks + b) * code_rows) * kGroup;
+  }
+  const float* scales_at(size_t g, size_t b) const { return scales.data() + (g * blocks + b) * kGroup; }
+  const uint8_t* zero_points_at(size_t g, size_t b) const {
+    return zero_points.empty() ? nullptr : zero_points.data() + (g * blocks + b) * kGroup;
+  }
+  size_t bytes() const {
+    return code_bytes.capacity() + scales.capacity() * sizeof(float) + zero_points.capacity();
+  }
+};
+
+}  // namespace webnn::ops::cpu::qmm
+#endif  // WEBNN_QUANTIZED_MATMUL_ONCE
+
+#include "ops/cpu/float16-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace webnn::ops::cpu {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+namespace {  // internal linkage: no merging with other kernels' same-named helpers
+
+using qmm::Codes;
+using qmm::kGroup;
+using qmm::PackedWeights;
+using DF = hn::ScalableTag<float>;
+using DI = hn::RebindToSigned<DF>;
+using VF = hn::Vec<DF>;
+using VI = hn::Vec<DI>;
+constexpr size_t kLanes = hn::MaxLanes(DF());
+static_assert(kGroup % kLanes == 0, "a column group is whole vectors");
+constexpr size_t kParts = kGroup / kLanes;  // vectors per group
+
+// kLanes codes (one byte each) widened to int32 lanes.
+template <Codes kCodes>
+HWY_INLINE VI LoadCodes(const uint8_t* p) {
+  const DI di;
+  if constexpr (kCodes == Codes::kInt8) {
+    return hn::PromoteTo(di, hn::LoadU(hn::Rebind<int8_t, DI>(), reinterpret_cast<const int8_t*>(p)));
+  } else {
+    return hn::PromoteTo(di, hn::LoadU(hn::Rebind<uint8_t, DI>(), p));
+  }
+}
+
+// What ForEachWeightRow hands out per weight.
+enum class Weights {
+  kExact,     // float(code - zero point) * scale, rounded once: dequantizeLinear's float32 value
+  kExactF16,  // the same rounded to float16 (a float16 scale): dequantizeLinear's float16 value
+  kUnscaled,  // float(code - zero point), exact: the caller applies the block's scale
+};
+
+template <Weights kWeights>
+HWY_INLINE VF Dequantize(VI code, VI zero_point, VF scale) {
+  const DF df;
+  VF w = hn::ConvertTo(df, hn::Sub(code, zero_point));
+  if constexpr (kWeights == Weights::kUnscaled) return w;
+  w = hn::Mul(w, scale);
+  if constexpr (kWeights == Weights::kExactF16) w = F16BitsToF32(df, F32ToF16Bits(df, w));
+  return w;
+}
+
+// The scale and zero point vectors of group g, block b.
+template <Codes kCodes, bool kScales>
+HWY_INLINE void BlockParameters(const PackedWeights& p, size_t g, size_t b, VF* scale, VI* zero_point) {
+  const DF df;
+  const DI di;
+  const float* s = p.scales_at(g, b);
+  const uint8_t* z = p.zero_points_at(g, b);
+  for (size_t v = 0; v < kParts; ++v) {
+    scale[v] = kScales ? hn::LoadU(df, s + v * kLanes) : hn::Zero(df);
+    zero_point[v] = z ? LoadCodes<kCodes>(z + v * kLanes) : hn::Set(di, p.zero_point);
+  }
+}
+
+// Calls f(k, part, w, slot): the dequantized weights of row k of group g,
+// block b (kLanes columns starting at part * kLanes), row by row. `slot`
+// (0..3, a constant once inlined) is the row's position modulo 4 where the
+// loop is unrolled, for callers that keep independent accumulators.
+template <Codes kCodes, Weights kWeights, class F>
+HWY_INLINE void ForEachWeightRow(const PackedWeights& p, size_t g, size_t b, const F& f) {
+  const DI di;
+  VF scale[kParts];
+  VI zero_point[kParts];
+  BlockParameters<kCodes, kWeights != Weights::kUnscaled>(p, g, b, scale, zero_point);
+  const uint8_t* codes = p.codes_at(g, b);
+  const size_t k0 = b * p.block;
+  if constexpr (kCodes == Codes::kNibbles) {
+    const VI low_mask = hn::Set(di, 0x0F);
+    // Code row r holds rows 2r (low nibbles) and 2r + 1 (high nibbles).
+    auto pair = [&](size_t r, size_t slot_low, size_t slot_high) HWY_ATTR {
+      for (size_t v = 0; v < kParts; ++v) {
+        const VI raw = LoadCodes<kCodes>(codes + r * kGroup + v * kLanes);
+        f(k0 + 2 * r, v, Dequantize<kWeights>(hn::And(raw, low_mask), zero_point[v], scale[v]), slot_low);
+        f(k0 + 2 * r + 1, v, Dequantize<kWeights>(hn::ShiftRight<4>(raw), zero_point[v], scale[v]), slot_high);
+      }
+    };
+    const size_t pairs = p.block / 2;
+    size_t r = 0;
+    for (; r + 2 <= pairs; r += 2) {
+      pair(r, 0, 1);
+      pair(r + 1, 2, 3);
+    }
+    if (r < pairs) pair(r++, 0, 1);
+    if (p.block % 2) {  // an odd block's last row: low nibbles only
+      for (size_t v = 0; v < kParts; ++v) {
+        const VI raw = LoadCodes<kCodes>(codes + r * kGroup + v * kLanes);
+        f(k0 + 2 * r, v, Dequantize<kWeights>(hn::And(raw, low_mask), zero_point[v], scale[v]), 0);
+      }
+    }
+  } else {
+    auto row = [&](size_t r, size_t slot) HWY_ATTR {
+      for (size_t v = 0; v < kParts; ++v)
+        f(k0 + r, v, Dequantize<kWeights>(LoadCodes<kCodes>(codes + r * kGroup + v * kLanes), zero_point[v], scale[v]),
+          slot);
+    };
+    size_t r = 0;
+    for (; r + 4 <= p.block; r += 4) {
+      row(r, 0);
+      row(r + 1, 1);
+      row(r + 2, 2);
+      row(r + 3, 3);
+    }
+    for (; r < p.block; ++r) row(r, 0);
+  }
+}
+
+// C[0:R, groups g0..g1) = A[0:R, :] x W (+ bias, clamped): the GEMV path.
+// kExact / kExactF16: sum a * w over K with dequantizeLinear's weights.
+// kUnscaled: per block, sum a * (code - zero point), then one FMA by the
+// block's scale (factored out of the block's sum: one multiply per block
+// instead of per weight, the product's rounding moves from the weights to the
+// block sums; QuantizedMatmulF32 picks it only where that changes no NaN,
+// Inf or overflow). An FMA's latency is ~4 cycles and a row of codes takes
+// ~3 cycles of other work, so about 4 independent accumulator chains keep the
+// FMAs off the critical path: R rows x kParts vectors, times kSlots by row
+// position.
+template <Codes kCodes, Weights kWeights, size_t R>
+void MatvecGroups(const PackedWeights& p, const float* a, size_t lda, float* c, size_t ldc,
+                  const GemmEpilogue& epilogue, size_t g0, size_t g1) {
+  constexpr size_t kSlots = R * kParts >= 4 ? 1 : 4 / (R * kParts);
+  const DF df;
+  for (size_t g = g0; g < g1; ++g) {
+    VF acc[R][kParts][kSlots];
+    for (size_t i = 0; i < R; ++i)
+      for (size_t v = 0; v < kParts; ++v)
+        for (VF& x : acc[i][v]) x = hn::Zero(df);
+    for (size_t b = 0; b < p.blocks; ++b) {
+      if constexpr (kWeights == Weights::kUnscaled) {
+        VF block[R][kParts][kSlots];
+        for (size_t i = 0; i < R; ++i)
+          for (size_t v = 0; v < kParts; ++v)
+            for (VF& x : block[i][v]) x = hn::Zero(df);
+        ForEachWeightRow<kCodes, kWeights>(p, g, b, [&](size_t k, size_t v, VF w, size_t slot) HWY_ATTR {
+          for (size_t i = 0; i < R; ++i)
+            block[i][v][slot % kSlots] = hn::MulAdd(hn::Set(df, a[i * lda + k]), w, block[i][v][slot % kSlots]);
+        });
+        const float* s = p.scales_at(g, b);
+        for (size_t v = 0; v < kParts; ++v) {
+          const VF scale = hn::LoadU(df, s + v * kLanes);
+          for (size_t i = 0; i < R; ++i)
+            for (size_t j = 0; j < kSlots; ++j) acc[i][v][j] = hn::MulAdd(scale, block[i][v][j], acc[i][v][j]);
+        }
+      } else {
+        ForEachWeightRow<kCodes, kWeights>(p, g, b, [&](size_t k, size_t v, VF w, size_t slot) HWY_ATTR {
+          for (size_t i = 0; i < R; ++i)
+            acc[i][v][slot % kSlots] = hn::MulAdd(hn::Set(df, a[i * lda + k]), w, acc[i][v][slot % kSlots]);
+        });
+      }
+    }
+    const size_t n0 = g * kGroup;
+    const size_t cols = std::min(kGroup, p.n - n0);
+    for (size_t i = 0; i < R; ++i) {
+      HWY_ALIGN float out[kGroup];
+      for (size_t v = 0; v < kParts; ++v) {
+        VF sum = acc[i][v][0];
+        for (size_t j = 1; j < kSlots; ++j) sum = hn::Add(sum, acc[i][v][j]);
+        if (epilogue.bias) {
+          HWY_ALIGN float bias[kLanes];
+          for (size_t j = 0; j < kLanes; ++j) bias[j] = n0 + v * kLanes + j < p.n ? epilogue.bias[n0 + v * kLanes + j] : 0;
+          sum = hn::Add(sum, hn::Load(df, bias));
+        }
+        // max/min that keep NaN: compare, then select.
+        sum = hn::IfThenElse(hn::Lt(sum, hn::Set(df, epilogue.min)), hn::Set(df, epilogue.min), sum);
+        sum = hn::IfThenElse(hn::Gt(sum, hn::Set(df, epilogue.max)), hn::Set(df, epilogue.max), sum);
+        hn::Store(sum, df, out + v * kLanes);
+      }
+      std::memcpy(c + i * ldc + n0, out, cols * sizeof(float));
+    }
+  }
+}
+
+template <Codes kCodes, Weights kWeights>
+void MatvecRows(const PackedWeights& p, const float* a, size_t lda, size_t rows, float* c, size_t ldc,
+                const GemmEpilogue& epilogue, size_t g0, size_t g1) {
+  for (size_t r = 0; r < rows; r += 4) {
+    const float* ar = a + r * lda;
+    float* cr = c + r * ldc;
+    switch (std::min<size_t>(4, rows - r)) {
+      case 1: MatvecGroups<kCodes, kWeights, 1>(p, ar, lda, cr, ldc, epilogue, g0, g1); break;
+      case 2: MatvecGroups<kCodes, kWeights, 2>(p, ar, lda, cr, ldc, epilogue, g0, g1); break;
+      case 3: MatvecGroups<kCodes, kWeights, 3>(p, ar, lda, cr, ldc, epilogue, g0, g1); break;
+      default: MatvecGroups<kCodes, kWeights, 4>(p, ar, lda, cr, ldc, epilogue, g0, g1); break;
+    }
+  }
+}
+
+template <Codes kCodes>
+void MatvecRowsOf(const PackedWeights& p, bool factored, const float* a, size_t lda, size_t rows, float* c, size_t ldc,
+                  const GemmEpilogue& epilogue, size_t g0, size_t g1) {
+  if (factored) return MatvecRows<kCodes, Weights::kUnscaled>(p, a, lda, rows, c, ldc, epilogue, g0, g1);
+  if (p.f16) return MatvecRows<kCodes, Weights::kExactF16>(p, a, lda, rows, c, ldc, epilogue, g0, g1);
+  MatvecRows<kCodes, Weights::kExact>(p, a, lda, rows, c, ldc, epilogue, g0, g1);
+}
+
+// dst[K, (g1 - g0) * kGroup] (leading dimension ld) = W[:, groups g0..g1).
+template <Codes kCodes, Weights kWeights>
+void DequantizeGroups(const PackedWeights& p, size_t g0, size_t g1, float* dst, size_t ld) {
+  const DF df;
+  for (size_t g = g0; g < g1; ++g) {
+    float* col = dst + (g - g0) * kGroup;
+    for (size_t b = 0; b < p.blocks; ++b)
+      ForEachWeightRow<kCodes, kWeights>(p, g, b,
+                                     [&](size_t k, size_t v, VF w, size_t) HWY_ATTR { hn::StoreU(w, df, col + k * ld + v * kLanes); });
+  }
+}
+
+}  // namespace
+
+void QuantizedMatvec(const PackedWeights& p, bool factored, const float* a, size_t lda, size_t rows, float* c,
+                     size_t ldc, const GemmEpilogue* epilogue, size_t g0, size_t g1) {
+  switch (p.codes) {
+    case Codes::kNibbles: return MatvecRowsOf<Codes::kNibbles>(p, factored, a, lda, rows, c, ldc, *epilogue, g0, g1);
+    case Codes::kUint8: return MatvecRowsOf<Codes::kUint8>(p, factored, a, lda, rows, c, ldc, *epilogue, g0, g1);
+    case Codes::kInt8: return MatvecRowsOf<Codes::kInt8>(p, factored, a, lda, rows, c, ldc, *epilogue, g0, g1);
+  }
+}
+
+template <Codes kCodes>
+void DequantizeGroupsOf(const PackedWeights& p, size_t g0, size_t g1, float* dst, size_t ld) {
+  if (p.f16) return DequantizeGroups<kCodes, Weights::kExactF16>(p, g0, g1, dst, ld);
+  DequantizeGroups<kCodes, Weights::kExact>(p, g0, g1, dst, ld);
+}
+
+void QuantizedDequantize(const PackedWeights& p, size_t g0, size_t g1, float* dst, size_t ld) {
+  switch (p.codes) {
+    case Codes::kNibbles: return DequantizeGroupsOf<Codes::kNibbles>(p, g0, g1, dst, ld);
+    case Codes::kUint8: return DequantizeGroupsOf<Codes::kUint8>(p, g0, g1, dst, ld);
+    case Codes::kInt8: return DequantizeGroupsOf<Codes::kInt8>(p, g0, g1, dst, ld);
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace webnn::ops::cpu
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace webnn::ops::cpu {
+
+HWY_EXPORT(QuantizedMatvec);
+HWY_EXPORT(QuantizedDequantize);
+
+namespace {
+
+using qmm::Codes;
+using qmm::kGroup;
+using qmm::kMatvecRows;
+using qmm::PackedWeights;
+
+// Element i of a constant of an integer type as its code: int4 as q + 8
+// (0..15), uint4 and uint8 as they are, int8 as its two's complement byte.
+uint8_t CodeAt(const TensorView& t, size_t i) {
+  const uint8_t byte = t.as<uint8_t>()[t.type == DataType::kInt4 || t.type == DataType::kUint4 ? i / 2 : i];
+  if (t.type == DataType::kUint4) return i % 2 ? byte >> 4 : byte & 0x0F;
+  if (t.type == DataType::kInt4) return static_cast<uint8_t>(((i % 2 ? byte >> 4 : byte & 0x0F) ^ 0x8));  // q + 8
+  return byte;
+}
+
+// The packed weights of a quantizedMatmul's weight, scale and zero point.
+std::shared_ptr<const PackedWeights> Pack(const TensorView& weight, const TensorView& scale,
+                                          const TensorView& zero_point, bool transposed) {
+  auto p = std::make_shared<PackedWeights>();
+  const size_t rows = weight.shape[0], cols = weight.shape[1];
+  p->k = transposed ? cols : rows;
+  p->n = transposed ? rows : cols;
+  p->codes = weight.type == DataType::kInt8    ? Codes::kInt8
+             : weight.type == DataType::kUint8 ? Codes::kUint8
+                                               : Codes::kNibbles;
+  p->f16 = scale.type == DataType::kFloat16;
+  // The scale's extent along K gives the block; along N a scale covers
+  // n / extent columns (blockwise broadcast, validated by dequantizeLinear).
+  const size_t scale_k = scale.shape[transposed ? 1 : 0], scale_n = scale.shape[transposed ? 0 : 1];
+  p->blocks = scale_k;
+  p->block = p->k / scale_k;
+  const size_t n_per_scale = p->n / scale_n;
+  p->groups = (p->n + kGroup - 1) / kGroup;
+  p->code_rows = p->codes == Codes::kNibbles ? (p->block + 1) / 2 : p->block;
+  auto w_index = [&](size_t k, size_t n) { return transposed ? n * cols + k : k * cols + n; };
+  auto s_index = [&](size_t k, size_t n) {
+    const size_t sk = k / p->block, sn = n / n_per_scale;
+    return transposed ? sn * scale_k + sk : sk * scale_n + sn;
+  };
+  // Zero points: one value when they are all equal.
+  const size_t params = scale.elements();
+  const uint8_t z0 = CodeAt(zero_point, 0);
+  bool uniform = true;
+  for (size_t i = 1; i < params && uniform; ++i) uniform = CodeAt(zero_point, i) == z0;
+  p->zero_point = p->codes == Codes::kInt8 ? static_cast<int8_t>(z0) : z0;
+
+  // Factorable: finite scales, and |code - zp| <= 15 (4-bit) or 255 times
+  // |scale| below the type's largest finite value.
+  const double max_weight = p->f16 ? 65504.0 : 3.4028234663852886e38;
+  const double max_difference = p->codes == Codes::kNibbles ? 15.0 : 255.0;
+  p->factorable = true;
+  for (size_t i = 0; i < params && p->factorable; ++i) {
+    const double s = p->f16 ? core::HalfBitsToDouble(scale.as<uint16_t>()[i]) : scale.as<float>()[i];
+    p->factorable = std::isfinite(s) && std::fabs(s) * max_difference < max_weight;
+  }
+
+  p->code_bytes.assign(p->groups * p->blocks * p->code_rows * kGroup, 0);
+  p->scales.assign(p->groups * p->blocks * kGroup, 0.0f);
+  if (!uniform) p->zero_points.assign(p->groups * p->blocks * kGroup, 0);
+  for (size_t g = 0; g < p->groups; ++g) {
+    for (size_t b = 0; b < p->blocks; ++b) {
+      uint8_t* codes = p->code_bytes.data() + ((g * p->blocks + b) * p->code_rows) * kGroup;
+      float* s = p->scales.data() + (g * p->blocks + b) * kGroup;
+      uint8_t* z = uniform ? nullptr : p->zero_points.data() + (g * p->blocks + b) * kGroup;
+      for (size_t j = 0; j < kGroup; ++j) {
+        const size_t n = g * kGroup + j;
+        if (n >= p->n) break;  // padding: code 0, scale 0, zero point 0 (weights 0)
+        const size_t si = s_index(b * p->block, n);
+        s[j] = p->f16 ? core::HalfBitsToFloat(scale.as<uint16_t>()[si]) : scale.as<float>()[si];
+        if (z) z[j] = CodeAt(zero_point, si);
+        for (size_t r = 0; r < p->block; ++r) {
+          const uint8_t code = CodeAt(weight, w_index(b * p->block + r, n));
+          if (p->codes == Codes::kNibbles) codes[(r / 2) * kGroup + j] |= static_cast<uint8_t>(r % 2 ? code << 4 : code);
+          else codes[r * kGroup + j] = code;
+        }
+      }
+    }
+  }
+  return p;
+}
+
+// Columns per chunk of the GEMM path: whole groups and whole GEMM panels,
+// a [K, chunk] float32 tile of about 256 KiB (L2), and at least one chunk
+// per thread when there are enough columns.
+size_t ChunkColumns(size_t k, size_t n, size_t threads) {
+  const size_t unit = std::lcm(kGroup, GemmPanelWidth());
+  size_t chunk = std::max<size_t>(1, (256 * 1024 / sizeof(float)) / std::max<size_t>(1, k) / unit) * unit;
+  const size_t per_thread = (n + threads - 1) / threads;
+  chunk = std::min(chunk, std::max(unit, (per_thread + unit - 1) / unit * unit));
+  return chunk;
+}
+
+// Rows of A per GEMM call on a chunk: the GEMM core reads an unpacked B in
+// place up to 512 rows.
+constexpr size_t kChunkRows = 512;
+
+// True when every finite |a| is below 2^32: with factorable weights, the
+// factored GEMV then meets NaN and Inf where dequantizeLinear + matmul do
+// (an Inf in A times code - zp = 0 is NaN as Inf * 0.0 is; a scale of 0
+// times an Inf block sum likewise) and overflows nowhere they do not.
+bool TameActivations(const float* a, size_t count) {
+  constexpr float kLimit = 4294967296.0f;
+  bool tame = true;
+  for (size_t i = 0; i < count; ++i) tame &= !(std::fabs(a[i]) >= kLimit) || std::isinf(a[i]);
+  return tame;
+}
+
+void QuantizedMatmulF32(const PackedWeights& p, const float* a, size_t m, float* c, const FusedEpilogue& fusion,
+                        core::ParallelFor& parallel) {
+  const size_t k = p.k, n = p.n;
+  const GemmEpilogue& epilogue = fusion.epilogue();
+  if (m <= kMatvecRows) {
+    const bool factored = p.factorable && TameActivations(a, m * k);
+    // About 2 * kGroup * K flops per group and row; chunks of >= ~100K flops.
+    const size_t grain = std::max<size_t>(1, 100000 / (2 * kGroup * k * m + 1));
+    parallel.Run(p.groups, grain, [&](size_t g0, size_t g1) {
+      HWY_DYNAMIC_DISPATCH(QuantizedMatvec)(p, factored, a, k, m, c, n, &epilogue, g0, g1);
+    });
+    return;
+  }
+  const size_t chunk = ChunkColumns(k, n, parallel.NumThreads());
+  const size_t chunks = (n + chunk - 1) / chunk;
+  parallel.Run(chunks, 1, [&](size_t c0, size_t c1) {
+    const memory::Scratch<float> tile(k * chunk, "quantizedMatmul: a dequantized tile of the weight");
+    core::SerialFor serial;
+    for (size_t ci = c0; ci < c1; ++ci) {
+      const size_t n0 = ci * chunk, cols = std::min(chunk, n - n0);
+      HWY_DYNAMIC_DISPATCH(QuantizedDequantize)(p, n0 / kGroup, (n0 + cols + kGroup - 1) / kGroup, tile.data(), chunk);
+      GemmEpilogue tile_epilogue = epilogue;
+      if (epilogue.bias) tile_epilogue.bias = epilogue.bias + n0;
+      for (size_t r0 = 0; r0 < m; r0 += kChunkRows) {
+        const size_t rows = std::min(kChunkRows, m - r0);
+        GemmF32(rows, cols, k, a + r0 * k, k, tile.data(), chunk, false, c + r0 * n + n0, n, tile_epilogue,
+                GemmOptions{}, serial);
+      }
+    }
+  });
+}
+
+void RunQuantizedMatmul(const KernelContext& ctx) {
+  const auto& attrs = AttrsAs<QuantizedMatmulAttrs>(ctx.attrs);
+  const auto& p = *static_cast<const PackedWeights*>(ctx.prepared);
+  const TensorView& a = ctx.inputs[0];
+  const TensorView& out = ctx.outputs[0];
+  const size_t m = a.elements() / p.k;
+  const FusedEpilogue fusion(OptionalInput(ctx.inputs, 4), attrs.activation, p.n, ctx.parallel);
+  if (out.type == DataType::kFloat32) {
+    QuantizedMatmulF32(p, a.as<float>(), m, out.as<float>(), fusion, ctx.parallel);
+    fusion.ApplyRest(out.as<float>(), out.elements(), ctx.parallel);
+    return;
+  }
+  const F32Input a32(&a, ctx.parallel);
+  const memory::Scratch<float> out32(out.elements(), "quantizedMatmul: float32 output");
+  QuantizedMatmulF32(p, a32.get(), m, out32.data(), fusion, ctx.parallel);
+  fusion.ApplyRest(out32.data(), out32.size(), ctx.parallel);
+  ConvertF32ToF16(out32.data(), out.as<uint16_t>(), out32.size(), ctx.parallel);
+}
+
+std::shared_ptr<const void> PrepareQuantizedMatmul(const PrepareContext& ctx) {
+  const auto& attrs = AttrsAs<QuantizedMatmulAttrs>(ctx.attrs);
+  const TensorView& a = ctx.inputs[0];
+  const TensorView& weight = ctx.inputs[1];
+  const TensorView& out = ctx.outputs[0];
+  if (!weight.present() || !ctx.inputs[2].present() || !ctx.inputs[3].present())
+    throw std::logic_error("quantizedMatmul: the weight, scale and zero point must be constants");
+  const size_t k = weight.shape[attrs.weight_transposed ? 1 : 0], n = weight.shape[attrs.weight_transposed ? 0 : 1];
+  const size_t m = a.elements() / k;  // at the maximum shapes
+  memory::WorkspaceSize& ws = ctx.workspace;
+  AddFusedEpilogueWorkspace(ws, OptionalInput(ctx.inputs, 4) ? &ctx.inputs[4] : nullptr, n);
+  if (out.type == DataType::kFloat16) {
+    AddF32InputWorkspace(ws, &a);
+    ws.AddShared<float>(out.elements());
+  }
+  if (m > kMatvecRows) {  // (the maximum M: smaller runs may take the GEMV path)
+    // Any thread count: the chunk is largest with one thread.
+    const size_t chunk = ChunkColumns(k, n, 1);
+    ws.AddPerWorker<float>(k * chunk);
+    AddGemmWorkspace(ws, std::min(m, kChunkRows), chunk, k, /*b_packed=*/false, false, /*in_body=*/true);
+  }
+  std::shared_ptr<const PackedWeights> packed = Pack(weight, ctx.inputs[2], ctx.inputs[3], attrs.weight_transposed);
+  ctx.prepared_bytes += packed->bytes();
+  ctx.packed_inputs |= (1u << 1) | (1u << 2) | (1u << 3);  // RunQuantizedMatmul reads their shapes only
+  return packed;
+}
+
+}  // namespace
+
+void RegisterQuantizedMatmulKernels(OpKind op, KernelRegistry& registry) {
+  const DataTypeSet codes{DataType::kInt4, DataType::kUint4, DataType::kInt8, DataType::kUint8};
+  for (DataType t : {DataType::kFloat32, DataType::kFloat16}) {
+    const DataTypeSet s{t};
+    registry.Add(CpuKernel{op, &RunQuantizedMatmul, &PrepareQuantizedMatmul, {s, codes, s, codes, s}, {s}});
+  }
+}
+
+}  // namespace webnn::ops::cpu
+#endif  // HWY_ONCE

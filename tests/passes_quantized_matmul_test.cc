@@ -1,0 +1,428 @@
+// FuseQuantizedMatmul (src/graph/fuse_quantized_matmul.cc) and the device's
+// quantizedMatmul kernel: which matmul / gemm + dequantizeLinear patterns the
+// pass rewrites (on graph::Graph directly and on graphs compiled for the
+// device under test), and that the fused graphs give the reference device's
+// results within matmul's tolerance, with and without the passes, for
+// int4/uint4/int8/uint8 weights, float32/float16 activations, block sizes 16 to
+// 256, per-column and odd blocks, every M around the GEMV / GEMM switch, odd N
+// (partial column groups), batched A, gemm with bTranspose and a bias, fused
+// bias and activations, and NaN/Inf in A and in the scales.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <sstream>
+
+#include "api/impl.h"
+#include "cross_device.h"
+#include "graph/graph.h"
+#include "graph/passes.h"
+#include "ops/device.h"
+#include "ops/gemm.h"
+#include "ops/matmul.h"
+#include "ops/quantized_matmul.h"
+
+using namespace webnn;
+using namespace webnn::test;
+
+namespace {
+
+using T = MLOperandDataType;
+using graph::Graph;
+using graph::OperandId;
+using ops::OpKind;
+
+// ---- graph::Graph level ------------------------------------------------------
+
+core::OperandDesc Desc(core::DataType type, std::vector<uint32_t> shape) {
+  core::OperandDesc desc{type, {}};
+  for (uint32_t d : shape) desc.shape.push_back(core::Dim::Static(d));
+  return desc;
+}
+
+OperandId Const(Graph& g, core::DataType type, std::vector<uint32_t> shape) {
+  const core::OperandDesc desc = Desc(type, shape);
+  return g.AddHostConstant(desc, std::vector<std::byte>(ByteLengthFor(type, core::ElementCount(core::Sizes(desc.shape)))));
+}
+
+OperandId Node(Graph& g, OpKind op, std::vector<OperandId> inputs,
+               std::shared_ptr<const ops::OpAttrs> attrs = std::make_shared<ops::NoAttrs>()) {
+  return g.AddNode(op, "", std::move(inputs), std::move(attrs), ops::SchemaLimits(ops::GetSchema(op)))[0];
+}
+
+// dequantizeLinear of a constant [rows, cols] weight of `type` with a
+// float32 scale and zero point of shape `params`.
+OperandId Dequantized(Graph& g, core::DataType type, std::vector<uint32_t> shape, std::vector<uint32_t> params,
+                      bool constant_weight = true) {
+  const OperandId w = constant_weight ? Const(g, type, shape) : g.AddInput("w", Desc(type, shape));
+  return Node(g, OpKind::dequantizeLinear,
+              {w, Const(g, core::DataType::kFloat32, params), Const(g, type, params)});
+}
+
+// The live nodes' ops after FuseQuantizedMatmul, sorted.
+std::vector<std::string> LiveOps(Graph& g, const std::map<std::string, OperandId>& outputs, int* fused = nullptr) {
+  const int n = graph::FuseQuantizedMatmul(g, outputs);
+  if (fused) *fused = n;
+  std::vector<OperandId> ids;
+  for (const auto& [name, id] : outputs) ids.push_back(id);
+  std::vector<std::string> ops;
+  for (uint32_t i : g.NodesReaching(ids)) ops.emplace_back(ops::OpName(g.nodes()[i].op));
+  std::sort(ops.begin(), ops.end());
+  return ops;
+}
+
+using Strings = std::vector<std::string>;
+
+std::shared_ptr<ops::GemmAttrs> GemmOptions(bool b_transpose, double alpha = 1, double beta = 1,
+                                            bool a_transpose = false) {
+  auto attrs = std::make_shared<ops::GemmAttrs>();
+  attrs->bTranspose = b_transpose;
+  attrs->aTranspose = a_transpose;
+  attrs->alpha = alpha;
+  attrs->beta = beta;
+  return attrs;
+}
+
+}  // namespace
+
+TEST_CASE("fuse quantized matmul: matmul of a constant dequantizeLinear", "[passes][quantized_matmul]") {
+  for (core::DataType type : {core::DataType::kInt4, core::DataType::kUint4, core::DataType::kInt8,
+                              core::DataType::kUint8}) {
+    Graph g;
+    const OperandId a = g.AddInput("a", Desc(core::DataType::kFloat32, {2, 3, 64}));
+    const OperandId w = Dequantized(g, type, {64, 24}, {2, 24});
+    const OperandId out = Node(g, OpKind::matmul, {a, w}, std::make_shared<ops::MatmulAttrs>());
+    int fused = 0;
+    CHECK(LiveOps(g, {{"out", out}}, &fused) == Strings{"quantizedMatmul"});
+    CHECK(fused == 1);
+    // It reads a and the dequantizeLinear's constants, produces the old output.
+    const graph::Node& node = g.nodes()[g.operand(out).producer];
+    const graph::Node& dq = g.nodes()[g.operand(w).producer];
+    CHECK(node.inputs == std::vector<OperandId>{a, dq.inputs[0], dq.inputs[1], dq.inputs[2]});
+    CHECK(g.operand(out).desc.shape == Desc(core::DataType::kFloat32, {2, 3, 24}).shape);
+    CHECK_FALSE(ops::AttrsAs<ops::QuantizedMatmulAttrs>(*node.attrs).weight_transposed);
+  }
+}
+
+TEST_CASE("fuse quantized matmul: gemm forms", "[passes][quantized_matmul]") {
+  auto build = [](Graph& g, std::shared_ptr<ops::GemmAttrs> attrs, std::vector<uint32_t> c_shape) {
+    const bool bt = attrs->bTranspose, at = attrs->aTranspose;
+    const OperandId a = g.AddInput("a", Desc(core::DataType::kFloat32, at ? std::vector<uint32_t>{32, 5}
+                                                                          : std::vector<uint32_t>{5, 32}));
+    const OperandId w = bt ? Dequantized(g, core::DataType::kInt4, {8, 32}, {8, 2})
+                           : Dequantized(g, core::DataType::kInt4, {32, 8}, {2, 8});
+    std::vector<OperandId> in{a, w};
+    if (!c_shape.empty()) in.push_back(Const(g, core::DataType::kFloat32, c_shape));
+    return Node(g, OpKind::gemm, in, attrs);
+  };
+  {
+    Graph g;  // bTranspose, C along N: fused, C becomes the bias
+    const OperandId out = build(g, GemmOptions(true), {8});
+    CHECK(LiveOps(g, {{"out", out}}) == Strings{"quantizedMatmul"});
+    const graph::Node& node = g.nodes()[g.operand(out).producer];
+    CHECK(node.inputs.size() == 5);
+    CHECK(ops::AttrsAs<ops::QuantizedMatmulAttrs>(*node.attrs).weight_transposed);
+  }
+  {
+    Graph g;
+    const OperandId out = build(g, GemmOptions(false), {1, 8});
+    CHECK(LiveOps(g, {{"out", out}}) == Strings{"quantizedMatmul"});
+  }
+  // Not a plain product plus a bias: left alone.
+  for (auto [attrs, c] : std::vector<std::pair<std::shared_ptr<ops::GemmAttrs>, std::vector<uint32_t>>>{
+           {GemmOptions(false, 2.0), {}},              // alpha
+           {GemmOptions(false, 1.0, 0.5), {8}},         // beta
+           {GemmOptions(false, 1.0, 1.0), {5, 8}},      // C varies along M
+           {GemmOptions(false, 1.0, 1.0, true), {}}}) {  // aTranspose
+    Graph g;
+    const OperandId out = build(g, attrs, c);
+    CHECK(LiveOps(g, {{"out", out}}) == Strings{"dequantizeLinear", "gemm"});
+  }
+}
+
+TEST_CASE("fuse quantized matmul: what stays as built", "[passes][quantized_matmul]") {
+  {
+    // The weight is an input, not a constant.
+    Graph g;
+    const OperandId a = g.AddInput("a", Desc(core::DataType::kFloat32, {3, 32}));
+    const OperandId w = Dequantized(g, core::DataType::kInt8, {32, 4}, {1, 4}, /*constant_weight=*/false);
+    const OperandId out = Node(g, OpKind::matmul, {a, w}, std::make_shared<ops::MatmulAttrs>());
+    CHECK(LiveOps(g, {{"out", out}}) == Strings{"dequantizeLinear", "matmul"});
+  }
+  {
+    // A dequantized weight of rank 3 (batched B).
+    Graph g;
+    const OperandId a = g.AddInput("a", Desc(core::DataType::kFloat32, {2, 3, 32}));
+    const OperandId w = Dequantized(g, core::DataType::kInt8, {2, 32, 4}, {2, 1, 4});
+    const OperandId out = Node(g, OpKind::matmul, {a, w}, std::make_shared<ops::MatmulAttrs>());
+    CHECK(LiveOps(g, {{"out", out}}) == Strings{"dequantizeLinear", "matmul"});
+  }
+  {
+    // A (float) weight read by a matmul as its first operand.
+    Graph g;
+    const OperandId b = g.AddInput("b", Desc(core::DataType::kFloat32, {4, 3}));
+    const OperandId w = Dequantized(g, core::DataType::kInt8, {5, 4}, {1, 4});
+    const OperandId out = Node(g, OpKind::matmul, {w, b}, std::make_shared<ops::MatmulAttrs>());
+    CHECK(LiveOps(g, {{"out", out}}) == Strings{"dequantizeLinear", "matmul"});
+  }
+  {
+    // The dequantized weight is also a graph output: it stays for that, the
+    // matmul is fused all the same.
+    Graph g;
+    const OperandId a = g.AddInput("a", Desc(core::DataType::kFloat32, {3, 32}));
+    const OperandId w = Dequantized(g, core::DataType::kUint4, {32, 4}, {4, 4});
+    const OperandId out = Node(g, OpKind::matmul, {a, w}, std::make_shared<ops::MatmulAttrs>());
+    CHECK(LiveOps(g, {{"out", out}, {"w", w}}) == Strings{"dequantizeLinear", "quantizedMatmul"});
+  }
+}
+
+namespace {
+
+// ---- compiled graphs ---------------------------------------------------------
+
+struct QuantCase {
+  T act = T::kFloat32;      // a, scale, bias, output
+  T code = T::kInt4;        // weight and zero point
+  uint32_t k = 64, n = 24;  // the weight is [k, n] ([n, k] for gemm bTranspose)
+  std::vector<uint32_t> a_batch = {};  // A's shape is a_batch + [m, k]
+  uint32_t m = 1;
+  uint32_t scale_k = 2;     // scale shape [scale_k, scale_n] (blocks of k / scale_k rows)
+  uint32_t scale_n = 0;     // 0: n
+  bool gemm = false, b_transpose = false;
+  bool bias = false;
+  std::string activation;   // "", "relu", "clamp", "sigmoid"
+  bool nonnegative = false;  // A >= 0 and weights >= 0: no cancellation, ULP tolerance
+  double special_a = 0, special_scale = 0;
+};
+
+std::string Describe(const QuantCase& c) {
+  std::ostringstream os;
+  os << (c.gemm ? "gemm" : "matmul") << " a[";
+  for (uint32_t d : c.a_batch) os << d << ",";
+  os << c.m << "," << c.k << "] " << (c.act == T::kFloat16 ? "f16" : "f32") << " x dequantizeLinear("
+     << ToString(c.code) << (c.b_transpose ? " [n,k]" : " [k,n]") << " k " << c.k << " n " << c.n << ", scale ["
+     << c.scale_k << "," << (c.scale_n ? c.scale_n : c.n) << "])" << (c.bias ? " + bias" : "")
+     << (c.activation.empty() ? "" : " > " + c.activation) << (c.nonnegative ? " nonnegative" : "")
+     << " special " << c.special_a << "/" << c.special_scale;
+  return os.str();
+}
+
+std::pair<double, double> CodeRange(T t) {
+  switch (t) {
+    case T::kInt4: return {-8, 7};
+    case T::kUint4: return {0, 15};
+    case T::kInt8: return {-128, 127};
+    default: return {0, 255};
+  }
+}
+
+std::vector<InputSpec> Specs(const QuantCase& c) {
+  const auto [lo, hi] = CodeRange(c.code);
+  const uint32_t scale_n = c.scale_n ? c.scale_n : c.n;
+  std::vector<uint32_t> a_shape = c.a_batch;
+  a_shape.push_back(c.m);
+  a_shape.push_back(c.k);
+  const std::vector<uint32_t> w_shape = c.b_transpose ? std::vector<uint32_t>{c.n, c.k} : std::vector<uint32_t>{c.k, c.n};
+  const std::vector<uint32_t> p_shape =
+      c.b_transpose ? std::vector<uint32_t>{scale_n, c.scale_k} : std::vector<uint32_t>{c.scale_k, scale_n};
+  // |weight| <= (hi - lo) * max|scale| = 1: scales up to 1 / (hi - lo).
+  const double s_max = 1.0 / (hi - lo);
+  std::vector<InputSpec> specs{
+      InputSpec{c.act, a_shape, c.nonnegative ? 0.0 : -1.0, 1.0, c.special_a, false},
+      InputSpec{c.code, w_shape, lo, hi, 0, true},
+      InputSpec{c.act, p_shape, c.nonnegative ? s_max / 4 : -s_max, s_max, c.special_scale, true},
+      // Nonnegative weights: the zero point is the lowest code.
+      InputSpec{c.code, p_shape, c.nonnegative ? lo : lo, c.nonnegative ? lo : hi, 0, true}};
+  if (c.bias) specs.push_back(InputSpec{c.act, {c.n}, c.nonnegative ? 0.0 : -1.0, 1.0, 0, true});
+  return specs;
+}
+
+MLOperand Body(const QuantCase& c, MLGraphBuilder& g, const std::vector<MLOperand>& in) {
+  const MLOperand w = g.dequantizeLinear(in[1], in[2], in[3]);
+  MLOperand y;
+  if (c.gemm) {
+    MLGemmOptions options;
+    options.bTranspose = c.b_transpose;
+    if (c.bias) options.c = in[4];
+    y = g.gemm(in[0], w, options);
+  } else {
+    y = g.matmul(in[0], w);
+    if (c.bias) y = g.add(y, in[4]);
+  }
+  if (c.activation == "relu") y = g.relu(y);
+  if (c.activation == "clamp") y = g.clamp(y, {.minValue = MLNumber(-0.25), .maxValue = MLNumber(0.5)});
+  if (c.activation == "sigmoid") y = g.sigmoid(y);
+  return y;
+}
+
+Tolerance ToleranceOf(const QuantCase& c) {
+  // matmul's: 2 K ULP without cancellation; else K * (float32 or float16
+  // accumulation error) with |a| <= 1 and |w| <= 1; a bias adds one rounding.
+  const double k = c.k + (c.bias ? 1 : 0);
+  if (c.nonnegative) return Tolerance::Ulp(2.0 * k);
+  return Tolerance::Atol(k * (c.act == T::kFloat16 ? 2e-3 : 5e-7));
+}
+
+void Check(const QuantCase& c, uint64_t seed, bool passes = true) {
+  MLContextOptions options{.device = DeviceUnderTest(), .graphPasses = passes};
+  CheckAgainstReference(options, Describe(c) + (passes ? "" : " (passes off)"), Specs(c),
+                        [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
+                          return MLNamedOperands{{"out", Body(c, g, in)}};
+                        },
+                        ToleranceOf(c), seed);
+}
+
+// The ops of the compiled graph of case `c` on the device under test.
+std::vector<std::string> ExecutedOps(const QuantCase& c, bool passes) {
+  return BuildOrFallBackToCpu(
+      {.device = DeviceUnderTest(), .graphPasses = passes}, "quantized matmul", [&](const MLContextOptions& o) {
+        MLContext ctx = ML::createContext(o);
+        MLGraphBuilder builder(ctx);
+        std::mt19937_64 rng(1);
+        std::vector<MLOperand> in;
+        const std::vector<InputSpec> specs = Specs(c);
+        for (size_t i = 0; i < specs.size(); ++i) {
+          MLOperandDescriptor desc{specs[i].type, {}};
+          for (uint32_t d : specs[i].shape) desc.shape.emplace_back(d);
+          in.push_back(i == 0 ? builder.input("in0", desc)
+                              : builder.constant(desc, MLBufferSource(RandomTensorData(specs[i], rng))));
+        }
+        MLGraph graph = builder.build({{"out", Body(c, builder, in)}});
+        std::vector<std::string> ops;
+        for (uint32_t n : graph.impl()->nodes) ops.emplace_back(ops::OpName(graph.impl()->ir->nodes()[n].op));
+        std::sort(ops.begin(), ops.end());
+        return ops;
+      });
+}
+
+bool DeviceUnderTestFusesQuantizedMatmul() {
+  return ops::FindDevice(DeviceUnderTest())->Fusions().quantized_matmul;
+}
+
+}  // namespace
+
+TEST_CASE("quantized matmul: the device runs one node where it fuses", "[device][quantized_matmul]") {
+  QuantCase c;
+  c.bias = true;
+  c.activation = "relu";
+  c.m = 3;
+  CHECK(ExecutedOps(c, false) == Strings{"add", "dequantizeLinear", "matmul", "relu"});
+  if (!DeviceUnderTestFusesQuantizedMatmul()) {
+    WARN("the " << DeviceUnderTestName() << " device does not fuse quantized matmuls: structure not checked");
+    return;
+  }
+  // The bias and relu go into the matmul first, then the matmul and its
+  // dequantizeLinear become one node.
+  CHECK(ExecutedOps(c, true) == Strings{"quantizedMatmul"});
+  c.gemm = c.b_transpose = true;
+  CHECK(ExecutedOps(c, true) == Strings{"quantizedMatmul"});
+  // Internal ops are not WebNN operators.
+  MLContext ctx = ML::createContext({.device = DeviceUnderTest()});
+  CHECK(ctx.opSupportLimits().operators.count("quantizedMatmul") == 0);
+  CHECK(ops::ParseOpKind("quantizedMatmul") == std::nullopt);
+  CHECK(ops::IsInternalOp(OpKind::quantizedMatmul));
+}
+
+TEST_CASE("quantized matmul: every code type, block size and M, against the reference",
+          "[device][quantized_matmul]") {
+  std::mt19937_64 rng(2024);
+  uint64_t seed = 1;
+  for (T act : {T::kFloat32, T::kFloat16}) {
+    for (T code : {T::kInt4, T::kUint4, T::kInt8, T::kUint8}) {
+      // Block sizes 16..256 and per-column (one block of K); M on both sides
+      // of the GEMV / GEMM switch (4); N with partial column groups.
+      for (uint32_t block : {16u, 32u, 64u, 128u, 256u}) {
+        QuantCase c{act, code};
+        c.scale_k = 1 + static_cast<uint32_t>(rng() % 3);
+        c.k = block * c.scale_k;
+        c.n = 1 + static_cast<uint32_t>(rng() % 40);
+        c.m = 1 + static_cast<uint32_t>(rng() % 8);
+        c.nonnegative = rng() % 2;
+        Check(c, seed++);
+      }
+      for (uint32_t m : {1u, 2u, 3u, 4u, 5u, 17u}) {
+        QuantCase c{act, code};
+        c.m = m;
+        c.k = 96;
+        c.scale_k = 1;  // per column
+        c.n = 33;
+        Check(c, seed++);
+      }
+    }
+  }
+}
+
+TEST_CASE("quantized matmul: odd blocks, broadcast scales, batched A, wide N", "[device][quantized_matmul]") {
+  uint64_t seed = 100;
+  for (T act : {T::kFloat32, T::kFloat16}) {
+    for (T code : {T::kInt4, T::kUint4, T::kInt8}) {
+      QuantCase odd{act, code};  // blocks of 7 rows: 4-bit rows in pairs leave a low nibble alone
+      odd.k = 21;
+      odd.scale_k = 3;
+      odd.n = 19;
+      odd.m = 2;
+      Check(odd, seed++);
+      odd.m = 9;
+      Check(odd, seed++);
+      QuantCase one{act, code};  // one scale for the whole weight; one for each 8 columns
+      one.k = 40, one.n = 32, one.scale_k = 1, one.scale_n = 1;
+      Check(one, seed++);
+      one.scale_k = 5, one.scale_n = 4;
+      Check(one, seed++);
+      QuantCase batched{act, code};
+      batched.a_batch = {2, 3};
+      batched.m = 2;  // 12 rows in all: the GEMM path
+      batched.k = 64, batched.n = 70, batched.scale_k = 2;
+      Check(batched, seed++);
+      batched.a_batch = {2, 1};
+      batched.m = 1;  // 2 rows: the GEMV path
+      Check(batched, seed++);
+    }
+  }
+  // Wide N and K (several GEMM tiles, chunks of columns, multi-threaded).
+  for (uint32_t m : {1u, 4u, 64u}) {
+    QuantCase wide;
+    wide.m = m, wide.k = 512, wide.n = 1000, wide.scale_k = 16;
+    wide.nonnegative = true;
+    Check(wide, seed++);
+  }
+}
+
+TEST_CASE("quantized matmul: gemm, bias and activations", "[device][quantized_matmul]") {
+  uint64_t seed = 200;
+  for (T act : {T::kFloat32, T::kFloat16}) {
+    for (uint32_t m : {1u, 6u}) {
+      for (const char* activation : {"", "relu", "clamp", "sigmoid"}) {
+        QuantCase c{act, T::kInt4};
+        c.m = m, c.k = 64, c.n = 40, c.scale_k = 2;
+        c.bias = true;
+        c.activation = activation;
+        Check(c, seed++);
+        c.gemm = true;
+        Check(c, seed++);
+        c.b_transpose = true;
+        Check(c, seed++);
+        Check(c, seed++, /*passes=*/false);
+      }
+    }
+  }
+}
+
+TEST_CASE("quantized matmul: NaN and Inf in A and in the scales", "[device][quantized_matmul]") {
+  // Short K, as in matmul's test: a product of two specials can overflow in
+  // float32 where the float64 reference does not.
+  uint64_t seed = 300;
+  for (T act : {T::kFloat32, T::kFloat16}) {
+    for (uint32_t m : {1u, 3u, 8u}) {
+      QuantCase c{act, T::kInt4};
+      c.m = m, c.k = 16, c.n = 36, c.scale_k = 1;
+      c.nonnegative = true;
+      c.special_a = 0.05;
+      Check(c, seed++);
+      c.special_a = 0;
+      c.special_scale = 0.1;
+      Check(c, seed++);
+      Check(c, seed++, /*passes=*/false);
+    }
+  }
+}
