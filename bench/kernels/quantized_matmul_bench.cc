@@ -44,6 +44,7 @@ BENCHMARK(BM_QuantizedMatmul)
     ->ArgsProduct({{1}, {896}, {4864}, {1, 2}, {0, 1}})
     ->ArgsProduct({{1}, {4864}, {896}, {1, 2}, {0, 1}})
     ->ArgsProduct({{128}, {896}, {4864}, {1, 2}, {0, 1}})
+    ->ArgsProduct({{128}, {4864}, {896}, {1, 2}, {0, 1}})
     ->UseRealTime();
 
 }  // namespace
