@@ -5,6 +5,7 @@
 #include <set>
 
 #include "graph/layout_pass.h"
+#include "graph/pass_util.h"
 #include "ops/activation.h"
 #include "ops/conv2d.h"
 #include "ops/conv_transpose2d.h"
@@ -15,12 +16,6 @@
 namespace webnn::graph {
 
 namespace {
-
-std::set<OperandId> OutputSet(const std::map<std::string, OperandId>& outputs) {
-  std::set<OperandId> ids;
-  for (const auto& [name, id] : outputs) ids.insert(id);
-  return ids;
-}
 
 // The fusion targets: ops whose cpu kernels take a bias and an activation in
 // their epilogue.
@@ -57,16 +52,6 @@ std::shared_ptr<const ops::OpAttrs> AttrsWithActivation(const Node& n, const ops
   }
 }
 
-// The node producing `x` when `x` is a float intermediate read by exactly one
-// node and not a graph output: its value then need not exist on its own.
-std::optional<uint32_t> SoleProducer(const Graph& graph, OperandId x, const std::set<OperandId>& graph_outputs,
-                                     const std::vector<std::vector<uint32_t>>& consumers) {
-  const Operand& xo = graph.operand(x);
-  if (xo.producer < 0 || !IsFloatingPoint(xo.desc.type)) return std::nullopt;
-  if (graph_outputs.count(x) || consumers[x].size() != 1) return std::nullopt;
-  return static_cast<uint32_t>(xo.producer);
-}
-
 // True when `shape` (right-aligned against a rank-`rank` output) has every
 // dimension 1 except, possibly, the one `axis_from_end` places from the end.
 bool OnlyAlongAxis(const std::vector<core::Dim>& shape, size_t rank, size_t axis_from_end) {
@@ -99,32 +84,12 @@ std::optional<OperandId> ChannelBias(Graph& graph, const Node& conv, OperandId c
   return graph.AddHostConstant(bias_desc, co.constant->host);  // the same bytes, shared
 }
 
-// The float32 values of a constant with host data, or nothing.
-std::optional<std::vector<float>> HostFloats(const Graph& graph, OperandId id) {
-  if (id == kNoOperand) return std::nullopt;
-  const Operand& o = graph.operand(id);
-  if (o.kind != Operand::Kind::kConstant || !o.constant || !o.constant->host ||
-      o.desc.type != core::DataType::kFloat32)
-    return std::nullopt;
-  std::vector<float> values(o.constant->host->size() / sizeof(float));
-  std::memcpy(values.data(), o.constant->host->data(), values.size() * sizeof(float));
-  return values;
-}
-
 OperandId AddFloatConstant(Graph& graph, std::vector<uint32_t> shape, const std::vector<float>& values) {
   OperandDesc desc{core::DataType::kFloat32, {}};
   for (uint32_t d : shape) desc.shape.push_back(core::Dim::Static(d));
   std::vector<std::byte> bytes(values.size() * sizeof(float));
   std::memcpy(bytes.data(), values.data(), bytes.size());
   return graph.AddHostConstant(desc, std::move(bytes));
-}
-
-// The value of a one-element float32 host constant (its shape checked before
-// any data is read).
-std::optional<float> ScalarConstant(const Graph& graph, OperandId id) {
-  if (id == kNoOperand || core::ElementCount(graph.operand(id).desc.shape) != 1) return std::nullopt;
-  const auto v = HostFloats(graph, id);
-  return v && v->size() == 1 ? std::optional<float>((*v)[0]) : std::nullopt;
 }
 
 bool IsScalarConstant(const Graph& graph, OperandId id, float value) { return ScalarConstant(graph, id) == value; }
