@@ -405,6 +405,11 @@ PassStats RunPasses(Graph& graph, const std::map<std::string, OperandId>& output
   DetachUnreachable(graph, outputs);
   stats.hard_swish = RecognizeHardSwish(graph, outputs);
   DetachUnreachable(graph, outputs);
+  // Before the epilogue fusions, which would move the mask add into the scores' matmul.
+  if (options.fusions.attention) {
+    stats.attentions = FuseAttention(graph, outputs);
+    DetachUnreachable(graph, outputs);
+  }
   if (options.fusions.epilogues) {
     // Biases before activations: conv -> add -> relu becomes conv(bias, relu).
     stats.fused_biases = FuseBiases(graph, outputs);

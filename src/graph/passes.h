@@ -21,6 +21,7 @@ struct PassStats {
   int nhwc_nodes = 0;  // nodes running in nhwc after ConvertToNhwc (graph/layout_pass.h)
   int fused_elementwise = 0;  // fusedElementwise nodes made by FuseElementwise
   int quantized_matmuls = 0;  // quantizedMatmul nodes made by FuseQuantizedMatmul
+  int attentions = 0;         // attention nodes made by FuseAttention
 };
 
 // mul / add by constants varying only along the output channels, and
@@ -64,6 +65,14 @@ int FuseElementwise(Graph& graph, const std::map<std::string, OperandId>& output
 // Implemented in graph/fuse_quantized_matmul.cc.
 int FuseQuantizedMatmul(Graph& graph, const std::map<std::string, OperandId>& outputs);
 
+// Scaled dot-product attention written out, matmul(softmax(add(mul(matmul(q,
+// transpose(k)), c), mask)), v) with the scale and the mask optional and k, v
+// possibly repeated per query-head group (GQA's reshape + expand + reshape),
+// becomes one attention node reading the unrepeated key and value. Runs
+// before the epilogue fusions (which would take the mask add into the
+// matmul). Implemented in graph/fuse_attention.cc.
+int FuseAttention(Graph& graph, const std::map<std::string, OperandId>& outputs);
+
 struct PassOptions {
   // ConvertToNhwc (graph/layout_pass.h), off by default: on the PP-OCR models
   // the cpu device's nhwc conv kernels are not yet faster than its nchw ones
@@ -72,9 +81,10 @@ struct PassOptions {
   bool nhwc_layout = false;
   // The fused forms the target device implements (ops::Device::Fusions): the
   // epilogue fusions run only with `epilogues`, FuseElementwise within the
-  // device's chain limits, FuseQuantizedMatmul with `quantized_matmul`. The
+  // device's chain limits, FuseQuantizedMatmul with `quantized_matmul`,
+  // FuseAttention with `attention`. The
   // default is every form, unbounded.
-  ops::DeviceFusions fusions{true, UINT32_MAX, UINT32_MAX, true};
+  ops::DeviceFusions fusions{true, UINT32_MAX, UINT32_MAX, true, true};
 };
 
 // mul / add by a float32 scalar constant after a producer that has a fused

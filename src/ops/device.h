@@ -109,7 +109,9 @@ struct DeviceFusions {
   // quantizedMatmul nodes (matmul / gemm of a constant blockwise-dequantized
   // int4/uint4/int8/uint8 weight; src/ops/quantized_matmul.h).
   bool quantized_matmul = false;
-  bool any() const { return epilogues || elementwise_max_inputs > 0 || quantized_matmul; }
+  // attention nodes (scaled dot-product attention; src/ops/attention.h).
+  bool attention = false;
+  bool any() const { return epilogues || elementwise_max_inputs > 0 || quantized_matmul || attention; }
 };
 
 // Where a device's float arithmetic departs from the reference's IEEE

@@ -24,6 +24,11 @@ StepCost CostOf(const Program& program, const ProgramStep& step, std::span<const
     case OpKind::quantizedMatmul:
       if (!a.empty()) c.flops = 2.0 * out * a.back();
       break;
+    case OpKind::attention: {  // per query row: T scores of D products, then T rows of Dv
+      const std::vector<uint32_t>& v = shapes[step.inputs[2]];
+      if (a.size() == 4 && v.size() == 4 && a[3]) c.flops = 2.0 * elements(step.inputs[0]) / a[3] * v[2] * (a[3] + v[3]);
+      break;
+    }
     case OpKind::gemm:
       if (a.size() == 2) c.flops = 2.0 * out * (AttrsAs<GemmAttrs>(*step.attrs).aTranspose ? a[0] : a[1]);
       break;

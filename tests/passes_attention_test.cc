@@ -1,0 +1,366 @@
+// FuseAttention (src/graph/fuse_attention.cc) and the device's attention
+// kernel: which written-out attention graphs the pass rewrites (on
+// graph::Graph and on graphs compiled for the device under test), and that
+// they give the reference device's results with and without the passes:
+// scale by mul / div / none, masks of every broadcast shape (causal, fully
+// masked rows, random), grouped key/value heads, a key given transposed,
+// head sizes off the vector width, sequence lengths around the kernel's tile,
+// float16, and NaN / Inf in the operands.
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <sstream>
+
+#include "api/impl.h"
+#include "cross_device.h"
+#include "graph/graph.h"
+#include "graph/passes.h"
+#include "ops/attention.h"
+#include "ops/device.h"
+#include "ops/expand.h"
+#include "ops/matmul.h"
+#include "ops/reshape.h"
+#include "ops/softmax.h"
+#include "ops/transpose.h"
+
+using namespace webnn;
+using namespace webnn::test;
+
+namespace {
+
+using T = MLOperandDataType;
+using graph::Graph;
+using graph::OperandId;
+using ops::OpKind;
+using Strings = std::vector<std::string>;
+
+// ---- graph::Graph level ------------------------------------------------------
+
+core::OperandDesc Desc(std::vector<uint32_t> shape) {
+  core::OperandDesc desc{core::DataType::kFloat32, {}};
+  for (uint32_t d : shape) desc.shape.push_back(core::Dim::Static(d));
+  return desc;
+}
+
+OperandId Node(Graph& g, OpKind op, std::vector<OperandId> inputs,
+               std::shared_ptr<const ops::OpAttrs> attrs = std::make_shared<ops::NoAttrs>()) {
+  return g.AddNode(op, "", std::move(inputs), std::move(attrs), ops::SchemaLimits(ops::GetSchema(op)))[0];
+}
+
+OperandId Matmul(Graph& g, OperandId a, OperandId b) {
+  return Node(g, OpKind::matmul, {a, b}, std::make_shared<ops::MatmulAttrs>());
+}
+OperandId Softmax(Graph& g, OperandId x, uint32_t axis) {
+  auto attrs = std::make_shared<ops::SoftmaxAttrs>();
+  attrs->axis = axis;
+  return Node(g, OpKind::softmax, {x}, attrs);
+}
+OperandId SwapLast(Graph& g, OperandId x) {
+  auto attrs = std::make_shared<ops::TransposeAttrs>();
+  attrs->permutation = std::vector<uint32_t>{0, 1, 3, 2};
+  return Node(g, OpKind::transpose, {x}, attrs);
+}
+OperandId Scalar(Graph& g, float v) {
+  std::vector<std::byte> bytes(sizeof(float));
+  std::memcpy(bytes.data(), &v, sizeof(float));
+  return g.AddHostConstant(Desc({}), std::move(bytes));
+}
+
+std::vector<std::string> LiveOps(Graph& g, const std::map<std::string, OperandId>& outputs) {
+  graph::FuseAttention(g, outputs);
+  std::vector<OperandId> ids;
+  for (const auto& [name, id] : outputs) ids.push_back(id);
+  std::vector<std::string> ops;
+  for (uint32_t i : g.NodesReaching(ids)) ops.emplace_back(ops::OpName(g.nodes()[i].op));
+  std::sort(ops.begin(), ops.end());
+  return ops;
+}
+
+const ops::AttentionAttrs& AttrsOf(const Graph& g, OperandId out) {
+  return ops::AttrsAs<ops::AttentionAttrs>(*g.nodes()[g.operand(out).producer].attrs);
+}
+
+}  // namespace
+
+TEST_CASE("fuse attention: scale and mask forms", "[passes][attention]") {
+  struct Form {
+    const char* scale;  // "", "mul", "mul_first", "div"
+    bool mask;
+    bool mask_first;
+  };
+  for (const Form& f : std::vector<Form>{{"", false, false},
+                                         {"mul", false, false},
+                                         {"mul_first", true, false},
+                                         {"div", true, true},
+                                         {"", true, false}}) {
+    Graph g;
+    const OperandId q = g.AddInput("q", Desc({1, 2, 3, 8}));
+    const OperandId k = g.AddInput("k", Desc({1, 2, 5, 8}));
+    const OperandId v = g.AddInput("v", Desc({1, 2, 5, 4}));
+    const OperandId mask = g.AddInput("mask", Desc({3, 5}));
+    OperandId x = Matmul(g, q, SwapLast(g, k));
+    const std::string scale = f.scale;
+    if (scale == "mul") x = Node(g, OpKind::mul, {x, Scalar(g, 0.25f)});
+    if (scale == "mul_first") x = Node(g, OpKind::mul, {Scalar(g, 0.25f), x});
+    if (scale == "div") x = Node(g, OpKind::div, {x, Scalar(g, 4.0f)});
+    if (f.mask) x = f.mask_first ? Node(g, OpKind::add, {mask, x}) : Node(g, OpKind::add, {x, mask});
+    const OperandId out = Matmul(g, Softmax(g, x, 3), v);
+    INFO("scale " << scale << " mask " << f.mask);
+    CHECK(LiveOps(g, {{"out", out}}) == Strings{"attention"});
+    const graph::Node& node = g.nodes()[g.operand(out).producer];
+    CHECK(node.inputs.size() == (f.mask ? 4u : 3u));
+    CHECK(node.inputs[0] == q);
+    CHECK(node.inputs[1] == k);
+    CHECK(node.inputs[2] == v);
+    CHECK(AttrsOf(g, out).scale == (scale.empty() ? 1.0f : scale == "div" ? 4.0f : 0.25f));
+    CHECK(AttrsOf(g, out).divide == (scale == "div"));
+    CHECK_FALSE(AttrsOf(g, out).key_transposed);
+  }
+}
+
+TEST_CASE("fuse attention: grouped key/value heads and a transposed key", "[passes][attention]") {
+  {
+    // k and v [1, 2, T, 8] repeated 3 times for 6 query heads.
+    Graph g;
+    const OperandId q = g.AddInput("q", Desc({1, 6, 4, 8}));
+    const OperandId k = g.AddInput("k", Desc({1, 2, 7, 8}));
+    const OperandId v = g.AddInput("v", Desc({1, 2, 7, 8}));
+    auto repeat = [&](OperandId x) {
+      auto r1 = std::make_shared<ops::ReshapeAttrs>();
+      for (uint32_t d : {1u, 2u, 1u, 7u, 8u}) r1->newShape.emplace_back(d);
+      auto ex = std::make_shared<ops::ExpandAttrs>();
+      for (uint32_t d : {1u, 2u, 3u, 7u, 8u}) ex->newShape.emplace_back(d);
+      auto r2 = std::make_shared<ops::ReshapeAttrs>();
+      for (uint32_t d : {1u, 6u, 7u, 8u}) r2->newShape.emplace_back(d);
+      return Node(g, OpKind::reshape, {Node(g, OpKind::expand, {Node(g, OpKind::reshape, {x}, r1)}, ex)}, r2);
+    };
+    const OperandId out = Matmul(g, Softmax(g, Matmul(g, q, SwapLast(g, repeat(k))), 3), repeat(v));
+    CHECK(LiveOps(g, {{"out", out}}) == Strings{"attention"});
+    const graph::Node& node = g.nodes()[g.operand(out).producer];
+    CHECK(node.inputs == std::vector<OperandId>{q, k, v});
+  }
+  {
+    // The key given as [B, H, D, T]: no transpose to look through.
+    Graph g;
+    const OperandId q = g.AddInput("q", Desc({2, 2, 3, 8}));
+    const OperandId kt = g.AddInput("kt", Desc({2, 2, 8, 5}));
+    const OperandId v = g.AddInput("v", Desc({2, 2, 5, 8}));
+    const OperandId out = Matmul(g, Softmax(g, Matmul(g, q, kt), 3), v);
+    CHECK(LiveOps(g, {{"out", out}}) == Strings{"attention"});
+    CHECK(AttrsOf(g, out).key_transposed);
+  }
+}
+
+TEST_CASE("fuse attention: what stays as built", "[passes][attention]") {
+  auto build = [](Graph& g, uint32_t axis, bool scores_out, bool weights_out, float scale_shape_elems) {
+    const OperandId q = g.AddInput("q", Desc({1, 2, 3, 8}));
+    const OperandId k = g.AddInput("k", Desc({1, 2, 5, 8}));
+    const OperandId v = g.AddInput("v", Desc({1, 2, 5, 4}));
+    const OperandId scores = Matmul(g, q, SwapLast(g, k));
+    OperandId x = scores;
+    if (scale_shape_elems > 1) x = Node(g, OpKind::mul, {x, g.AddInput("s", Desc({5}))});  // not a scalar constant
+    const OperandId p = Softmax(g, x, axis);
+    const OperandId out = axis == 3 ? Matmul(g, p, v) : Matmul(g, p, g.AddInput("w", Desc({1, 2, 5, 4})));
+    std::map<std::string, OperandId> outputs{{"out", out}};
+    if (scores_out) outputs["scores"] = scores;
+    if (weights_out) outputs["p"] = p;
+    return outputs;
+  };
+  {
+    Graph g;  // softmax along another axis
+    auto outputs = build(g, 2, false, false, 0);
+    CHECK(LiveOps(g, outputs) == Strings{"matmul", "matmul", "softmax", "transpose"});
+  }
+  {
+    Graph g;  // the scores are a graph output
+    auto outputs = build(g, 3, true, false, 0);
+    CHECK(LiveOps(g, outputs) == Strings{"matmul", "matmul", "softmax", "transpose"});
+  }
+  {
+    Graph g;  // the softmax weights are a graph output
+    auto outputs = build(g, 3, false, true, 0);
+    CHECK(LiveOps(g, outputs) == Strings{"matmul", "matmul", "softmax", "transpose"});
+  }
+  {
+    Graph g;  // scaled by a tensor, not a scalar constant
+    auto outputs = build(g, 3, false, false, 5);
+    CHECK(LiveOps(g, outputs) == Strings{"matmul", "matmul", "mul", "softmax", "transpose"});
+  }
+}
+
+namespace {
+
+// ---- compiled graphs ---------------------------------------------------------
+
+struct AttentionCase {
+  T type = T::kFloat32;
+  uint32_t batch = 1, q_heads = 2, kv_heads = 2, s = 3, t = 5, d = 8, dv = 8;
+  std::string scale = "mul";  // "", "mul", "div"
+  // "", "causal" (-Inf above the diagonal; `diagonal` shifts it, so rows
+  // can be fully masked), "random" ([B, 1, S, T] values), "row" ([T]),
+  // "column" ([S, 1]).
+  std::string mask;
+  int32_t diagonal = 0;
+  bool key_transposed = false;  // k given as [B, Hkv, D, T] (kv_heads == q_heads)
+  double special = 0;           // NaN / Inf share in q, k, v
+};
+
+std::string Describe(const AttentionCase& c) {
+  std::ostringstream os;
+  os << "attention " << (c.type == T::kFloat16 ? "f16" : "f32") << " B " << c.batch << " Hq " << c.q_heads << " Hkv "
+     << c.kv_heads << " S " << c.s << " T " << c.t << " D " << c.d << " Dv " << c.dv << " scale '" << c.scale
+     << "' mask '" << c.mask << "' diagonal " << c.diagonal << (c.key_transposed ? " key transposed" : "")
+     << " special " << c.special;
+  return os.str();
+}
+
+std::vector<InputSpec> Specs(const AttentionCase& c) {
+  std::vector<InputSpec> specs{
+      InputSpec{c.type, {c.batch, c.q_heads, c.s, c.d}, -1, 1, c.special},
+      InputSpec{c.type, c.key_transposed ? std::vector<uint32_t>{c.batch, c.kv_heads, c.d, c.t}
+                                         : std::vector<uint32_t>{c.batch, c.kv_heads, c.t, c.d},
+                -1, 1, c.special},
+      InputSpec{c.type, {c.batch, c.kv_heads, c.t, c.dv}, -1, 1, c.special}};
+  if (c.mask == "random") specs.push_back(InputSpec{c.type, {c.batch, 1, c.s, c.t}, -4, 1, 0});
+  if (c.mask == "row") specs.push_back(InputSpec{c.type, {c.t}, -4, 1, 0});
+  if (c.mask == "column") specs.push_back(InputSpec{c.type, {c.s, 1}, -4, 1, 0});
+  return specs;
+}
+
+MLOperand Body(const AttentionCase& c, MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+  const uint32_t g = c.q_heads / c.kv_heads;
+  auto repeat = [&](const MLOperand& x, uint32_t rows, uint32_t cols) {
+    if (g == 1) return x;
+    const MLOperand u = b.reshape(x, {c.batch, c.kv_heads, 1, rows, cols});
+    return b.reshape(b.expand(u, {c.batch, c.kv_heads, g, rows, cols}), {c.batch, c.q_heads, rows, cols});
+  };
+  const MLOperand kt = c.key_transposed ? in[1]
+                                        : b.transpose(repeat(in[1], c.t, c.d),
+                                                      {.permutation = std::vector<uint32_t>{0, 1, 3, 2}});
+  MLOperand x = b.matmul(in[0], kt);
+  if (c.scale == "mul") x = b.mul(x, b.constant(c.type, MLNumber(0.35)));
+  if (c.scale == "div") x = b.div(x, b.constant(c.type, MLNumber(3.0)));
+  if (c.mask == "causal") {
+    std::vector<std::byte> ones;
+    const size_t count = static_cast<size_t>(c.s) * c.t;
+    if (c.type == T::kFloat32) ones = Bytes(std::vector<float>(count, 1.0f));
+    else ones = Bytes(std::vector<uint16_t>(count, core::FloatToHalfBits(1.0f)));
+    MLOperandDescriptor desc{c.type, {c.s, c.t}};
+    const MLOperand lower = b.triangular(b.constant(desc, MLBufferSource(ones)), {.upper = false, .diagonal = c.diagonal});
+    x = b.add(x, b.where(b.equal(lower, b.constant(c.type, MLNumber(0.0))), b.constant(c.type, MLNumber(-INFINITY)),
+                         b.constant(c.type, MLNumber(0.0))));
+  } else if (!c.mask.empty()) {
+    x = b.add(x, in[3]);
+  }
+  return b.matmul(b.softmax(x, 3), repeat(in[2], c.t, c.dv));
+}
+
+Tolerance ToleranceOf(const AttentionCase& c) {
+  // Outputs are convex combinations of values in [-1, 1]. float32: the
+  // scores' rounding (D products) moves the weights by ~1e-6 relative.
+  // float16: the unfused graph rounds the scores and the weights to float16
+  // (2^-11 relative), the fused kernel only its output.
+  return Tolerance::Atol(c.type == T::kFloat16 ? 1e-2 : 2e-5);
+}
+
+void Check(const AttentionCase& c, uint64_t seed, bool passes = true) {
+  MLContextOptions options{.device = DeviceUnderTest(), .graphPasses = passes};
+  CheckAgainstReference(options, Describe(c) + (passes ? "" : " (passes off)"), Specs(c),
+                        [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
+                          return MLNamedOperands{{"out", Body(c, g, in)}};
+                        },
+                        ToleranceOf(c), seed);
+}
+
+std::vector<std::string> ExecutedOps(const AttentionCase& c) {
+  return BuildOrFallBackToCpu({.device = DeviceUnderTest()}, "attention", [&](const MLContextOptions& o) {
+    MLContext ctx = ML::createContext(o);
+    MLGraphBuilder builder(ctx);
+    std::vector<MLOperand> in;
+    const std::vector<InputSpec> specs = Specs(c);
+    for (size_t i = 0; i < specs.size(); ++i) {
+      MLOperandDescriptor desc{specs[i].type, {}};
+      for (uint32_t d : specs[i].shape) desc.shape.emplace_back(d);
+      in.push_back(builder.input("in" + std::to_string(i), desc));
+    }
+    MLGraph graph = builder.build({{"out", Body(c, builder, in)}});
+    std::vector<std::string> ops;
+    for (uint32_t n : graph.impl()->nodes) ops.emplace_back(ops::OpName(graph.impl()->ir->nodes()[n].op));
+    std::sort(ops.begin(), ops.end());
+    return ops;
+  });
+}
+
+}  // namespace
+
+TEST_CASE("attention: the device runs one node where it fuses", "[device][attention]") {
+  if (!ops::FindDevice(DeviceUnderTest())->Fusions().attention) {
+    WARN("the " << DeviceUnderTestName() << " device does not fuse attention: structure not checked");
+    return;
+  }
+  AttentionCase c;
+  c.q_heads = 6, c.kv_heads = 2, c.mask = "random";
+  CHECK(ExecutedOps(c) == Strings{"attention"});
+  c.mask = "causal";  // the mask's own ops stay (constant folding is not a pass yet)
+  const std::vector<std::string> ops = ExecutedOps(c);
+  CHECK(std::count(ops.begin(), ops.end(), "attention") == 1);
+  CHECK(std::count(ops.begin(), ops.end(), "softmax") == 0);
+  CHECK(std::count(ops.begin(), ops.end(), "expand") == 0);
+  MLContext ctx = ML::createContext({.device = DeviceUnderTest()});
+  CHECK(ctx.opSupportLimits().operators.count("attention") == 0);
+  CHECK(ops::IsInternalOp(OpKind::attention));
+}
+
+TEST_CASE("attention: random shapes, scales and masks against the reference", "[device][attention]") {
+  std::mt19937_64 rng(77);
+  uint64_t seed = 1;
+  const std::vector<std::string> masks = {"", "causal", "random", "row", "column"};
+  const std::vector<std::string> scales = {"", "mul", "div"};
+  const std::vector<std::pair<uint32_t, uint32_t>> heads = {{1, 1}, {2, 2}, {4, 2}, {6, 1}, {7, 7}};
+  for (T type : {T::kFloat32, T::kFloat16}) {
+    for (int trial = 0; trial < 24; ++trial) {
+      AttentionCase c;
+      c.type = type;
+      c.batch = 1 + static_cast<uint32_t>(rng() % 2);
+      std::tie(c.q_heads, c.kv_heads) = heads[rng() % heads.size()];
+      const uint32_t sizes[] = {1, 2, 3, 5, 16, 17, 33, 64, 65, 70};
+      c.s = sizes[rng() % std::size(sizes)];
+      c.t = sizes[rng() % std::size(sizes)];
+      const uint32_t dims[] = {1, 4, 8, 16, 20, 64, 70};
+      c.d = dims[rng() % std::size(dims)];
+      c.dv = dims[rng() % std::size(dims)];
+      c.scale = scales[rng() % scales.size()];
+      c.mask = masks[rng() % masks.size()];
+      c.key_transposed = c.q_heads == c.kv_heads && rng() % 3 == 0;
+      Check(c, seed++);
+    }
+  }
+}
+
+TEST_CASE("attention: decode and prefill shapes, with and without passes", "[device][attention]") {
+  uint64_t seed = 100;
+  for (T type : {T::kFloat32, T::kFloat16}) {
+    AttentionCase decode{type, 1, 14, 2, 1, 130, 64, 64, "mul"};
+    Check(decode, seed++);
+    Check(decode, seed++, /*passes=*/false);
+    AttentionCase prefill{type, 1, 14, 2, 130, 130, 64, 64, "mul", "causal"};
+    Check(prefill, seed++);
+    Check(prefill, seed++, /*passes=*/false);
+  }
+}
+
+TEST_CASE("attention: fully masked rows, NaN and Inf", "[device][attention]") {
+  uint64_t seed = 200;
+  for (T type : {T::kFloat32, T::kFloat16}) {
+    // diagonal -1: the first row is -Inf everywhere (softmax gives NaN), and
+    // the causal tiles are skipped where the keys and values are finite.
+    AttentionCase masked{type, 1, 4, 2, 70, 70, 16, 16, "mul", "causal", -1};
+    Check(masked, seed++);
+    // NaN / Inf / huge values in q, k and v: NaN rows, Inf * 0 weights under the mask.
+    for (const char* mask : {"", "causal"}) {
+      AttentionCase special{type, 1, 2, 1, 9, 70, 8, 8, "div", mask};
+      special.special = 0.02;
+      Check(special, seed++);
+    }
+  }
+}
