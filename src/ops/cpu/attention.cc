@@ -61,9 +61,8 @@ struct Problem {
   float scale;
   bool divide;
   float* out;  // [B, Hq, S, Dv]
-  // Filled by the kernel: per (b, kv head), K as [D, t_pad].
+  // K rows padded to whole tiles (the transposed K is [D, t_pad]).
   size_t t_pad;
-  float* keys_t;
 };
 
 }  // namespace webnn::ops::cpu::attention_detail
@@ -83,11 +82,10 @@ using attention_detail::Problem;
 using DF = hn::ScalableTag<float>;
 using VF = hn::Vec<DF>;
 
-// K of (b, kv head) `bh` transposed to [D, t_pad] (zero past T), eight keys
-// at a time so the reads stay within a few cache lines.
-void TransposeKeys(const Problem& p, size_t bh) {
+// K of (b, kv head) `bh` transposed to kt [D, t_pad] (zero past T), eight
+// keys at a time so the reads stay within a few cache lines.
+void TransposeKeys(const Problem& p, size_t bh, float* kt) {
   const float* k = p.key + bh * p.t * p.d;
-  float* kt = p.keys_t + bh * p.d * p.t_pad;
   if (p.key_transposed) {
     for (size_t dd = 0; dd < p.d; ++dd) std::memcpy(kt + dd * p.t_pad, k + dd * p.t, p.t * sizeof(float));
   } else {
@@ -153,12 +151,11 @@ HWY_INLINE void AccumulateValues(size_t dv, size_t e0, const float* vtile, size_
 // Attention for R query rows that share key/value head `bh`: rows[r] is the
 // row's (b * Hq + h) * S + i. `o` is R x Dv scratch, `pw` R x tile.
 template <size_t R>
-void AttendRows(const Problem& p, size_t bh, const size_t* rows, float* o, float* pw) {
+void AttendRows(const Problem& p, size_t bh, const float* kt, const size_t* rows, float* o, float* pw) {
   const DF df;
   constexpr size_t N = hn::MaxLanes(DF());
   const size_t tile = kTileVectors * hn::Lanes(df);
   const size_t tiles = p.t_pad / tile;
-  const float* kt = p.keys_t + bh * p.d * p.t_pad;
   const float* v = p.value + bh * p.t * p.dv;
   const float neg_inf = -std::numeric_limits<float>::infinity();
   const float* q[R];
@@ -267,12 +264,10 @@ void AttendRows(const Problem& p, size_t bh, const size_t* rows, float* o, float
 
 size_t AttentionTile() { return kTileVectors * hn::Lanes(DF()); }
 
-void AttentionTransposeKeys(const Problem* p, size_t bh0, size_t bh1) {
-  for (size_t bh = bh0; bh < bh1; ++bh) TransposeKeys(*p, bh);
-}
-
-// Row blocks [k0, k1) of key/value head group `bh`'s G * S rows.
-void AttentionBlocks(const Problem* p, size_t bh, size_t k0, size_t k1, float* o, float* pw) {
+// Row blocks [k0, k1) of key/value head `bh`'s G * S rows; `kt` receives
+// the head's K transposed first.
+void AttentionBlocks(const Problem* p, size_t bh, size_t k0, size_t k1, float* kt, float* o, float* pw) {
+  TransposeKeys(*p, bh, kt);
   const size_t group = p->q_heads / p->kv_heads, rows_total = group * p->s;
   const size_t b = bh / p->kv_heads, kvh = bh % p->kv_heads;
   for (size_t blk = k0; blk < k1; ++blk) {
@@ -283,10 +278,10 @@ void AttentionBlocks(const Problem* p, size_t bh, size_t k0, size_t k1, float* o
       rows[r] = (b * p->q_heads + kvh * group + g) * p->s + i;
     }
     switch (count) {
-      case 1: AttendRows<1>(*p, bh, rows, o, pw); break;
-      case 2: AttendRows<2>(*p, bh, rows, o, pw); break;
-      case 3: AttendRows<3>(*p, bh, rows, o, pw); break;
-      default: AttendRows<4>(*p, bh, rows, o, pw); break;
+      case 1: AttendRows<1>(*p, bh, kt, rows, o, pw); break;
+      case 2: AttendRows<2>(*p, bh, kt, rows, o, pw); break;
+      case 3: AttendRows<3>(*p, bh, kt, rows, o, pw); break;
+      default: AttendRows<4>(*p, bh, kt, rows, o, pw); break;
     }
   }
 }
@@ -299,7 +294,6 @@ HWY_AFTER_NAMESPACE();
 namespace webnn::ops::cpu {
 
 HWY_EXPORT(AttentionTile);
-HWY_EXPORT(AttentionTransposeKeys);
 HWY_EXPORT(AttentionBlocks);
 
 namespace {
@@ -349,20 +343,26 @@ void RunAttention(const KernelContext& ctx) {
   p.out = out.type == DataType::kFloat32 ? out.as<float>() : out32.data();
   const size_t heads = p.batch * p.kv_heads;
   p.t_pad = TilePad(p.t);
-  const memory::Scratch<float> keys_t(heads * p.d * p.t_pad, "attention: keys transposed");
-  p.keys_t = keys_t.data();
-  ctx.parallel.Run(heads, 1, [&](size_t h0, size_t h1) { HWY_DYNAMIC_DISPATCH(AttentionTransposeKeys)(&p, h0, h1); });
-  // Tasks: row blocks of each key/value head; ~100K flops or more per chunk.
+  // Chunks of (key/value head, row block) tasks, about 4 per thread
+  // (core::ChunksForFlops); each chunk transposes the K of the heads it
+  // touches (T x D, against 4 x T x (D + Dv) x 2 flops per block).
   const size_t blocks = (p.q_heads / p.kv_heads * p.s + kRows - 1) / kRows;
-  const double flops_per_block = 2.0 * kRows * p.t * (p.d + p.dv);
-  const size_t grain = std::max<size_t>(1, static_cast<size_t>(1e5 / flops_per_block));
+  const double flops = 2.0 * p.batch * p.q_heads * p.s * p.t * (p.d + p.dv);
+  // Fewer chunks than heads: whole heads (no K transposed twice). Below
+  // ~4 MFLOP one chunk: the decoder's decode step (1.8 MFLOP per layer) took
+  // 78 us split over 2 threads and 46 us on one (Zen 5, 2 cores).
+  const size_t tasks = heads * blocks;
+  size_t chunks = flops < 4e6 ? 1 : core::ChunksForFlops(flops, tasks, ctx.parallel.NumThreads());
+  if (chunks < heads * 2) chunks = std::min(chunks, heads);
   const size_t dv = p.dv, tile = HWY_DYNAMIC_DISPATCH(AttentionTile)();
-  ctx.parallel.Run(heads * blocks, grain, [&](size_t t0, size_t t1) {
+  ctx.parallel.Run(chunks, 1, [&](size_t c0, size_t c1) {
+    const memory::Scratch<float> kt(p.d * p.t_pad, "attention: a head's keys transposed");
     const memory::Scratch<float> o(kRows * dv, "attention: output rows");
     const memory::Scratch<float> pw(kRows * tile, "attention: a tile's softmax weights");
-    for (size_t t = t0; t < t1;) {
+    const size_t t1 = c1 * tasks / chunks;
+    for (size_t t = c0 * tasks / chunks; t < t1;) {
       const size_t bh = t / blocks, b0 = t % blocks, b1 = std::min(blocks, b0 + (t1 - t));
-      HWY_DYNAMIC_DISPATCH(AttentionBlocks)(&p, bh, b0, b1, o.data(), pw.data());
+      HWY_DYNAMIC_DISPATCH(AttentionBlocks)(&p, bh, b0, b1, kt.data(), o.data(), pw.data());
       t += b1 - b0;
     }
   });
@@ -376,8 +376,7 @@ std::shared_ptr<const void> PrepareAttention(const PrepareContext& ctx) {
   memory::WorkspaceSize& ws = ctx.workspace;
   for (size_t i = 0; i < ctx.inputs.size(); ++i) AddF32InputWorkspace(ws, &ctx.inputs[i]);
   if (out.type != DataType::kFloat32) ws.AddShared<float>(out.elements());
-  const size_t heads = q.shape[0] * ctx.inputs[1].shape[1], t_pad = TilePad(v.shape[2]);
-  ws.AddShared<float>(heads * q.shape[3] * t_pad);
+  ws.AddPerWorker<float>(q.shape[3] * TilePad(v.shape[2]));
   ws.AddPerWorker<float>(kRows * v.shape[3]);
   ws.AddPerWorker<float>(kRows * HWY_DYNAMIC_DISPATCH(AttentionTile)());
   return nullptr;
