@@ -400,21 +400,39 @@ std::shared_ptr<const PackedWeights> Pack(const TensorView& weight, const Tensor
   if (!uniform) p->zero_points.assign(p->groups * p->blocks * kGroup, 0);
   for (size_t g = 0; g < p->groups; ++g) {
     for (size_t b = 0; b < p->blocks; ++b) {
-      uint8_t* codes = p->code_bytes.data() + ((g * p->blocks + b) * p->code_rows) * kGroup;
       float* s = p->scales.data() + (g * p->blocks + b) * kGroup;
       uint8_t* z = uniform ? nullptr : p->zero_points.data() + (g * p->blocks + b) * kGroup;
-      for (size_t j = 0; j < kGroup; ++j) {
-        const size_t n = g * kGroup + j;
-        if (n >= p->n) break;  // padding: code 0, scale 0, zero point 0 (weights 0)
-        const size_t si = s_index(b * p->block, n);
+      for (size_t j = 0; j < kGroup && g * kGroup + j < p->n; ++j) {  // padding: scale 0, zero point 0
+        const size_t si = s_index(b * p->block, g * kGroup + j);
         s[j] = p->f16 ? core::HalfBitsToFloat(scale.as<uint16_t>()[si]) : scale.as<float>()[si];
         if (z) z[j] = CodeAt(zero_point, si);
-        for (size_t r = 0; r < p->block; ++r) {
-          const uint8_t code = CodeAt(weight, w_index(b * p->block + r, n));
-          if (p->codes == Codes::kNibbles) codes[(r / 2) * kGroup + j] |= static_cast<uint8_t>(r % 2 ? code << 4 : code);
-          else codes[r * kGroup + j] = code;
-        }
       }
+    }
+  }
+  // The codes, row by row of K. Padding columns keep code 0 (their scale is 0).
+  const bool nibbles = p->codes == Codes::kNibbles;
+  const uint8_t flip = weight.type == DataType::kInt4 ? 0x88 : 0;  // int4 -> q + 8, both nibbles
+  for (size_t k = 0; k < p->k; ++k) {
+    const size_t b = k / p->block, r = k % p->block;
+    uint8_t* row = p->code_bytes.data() + (b * p->code_rows + (nibbles ? r / 2 : r)) * kGroup;
+    const size_t group_stride = p->blocks * p->code_rows * kGroup;
+    if (nibbles && !transposed && cols % 2 == 0) {
+      // Two codes per source byte (this row starts on a byte: cols is even).
+      const uint8_t* src = weight.as<uint8_t>() + k * cols / 2;
+      const int shift = r % 2 ? 4 : 0;
+      for (size_t n = 0; n < p->n; n += 2) {
+        const uint8_t byte = src[n / 2] ^ flip;
+        uint8_t* d = row + (n / kGroup) * group_stride + n % kGroup;
+        d[0] |= static_cast<uint8_t>((byte & 0x0F) << shift);
+        d[1] |= static_cast<uint8_t>((byte >> 4) << shift);
+      }
+      continue;
+    }
+    for (size_t n = 0; n < p->n; ++n) {
+      const uint8_t code = CodeAt(weight, w_index(k, n));
+      uint8_t* d = row + (n / kGroup) * group_stride + n % kGroup;
+      if (nibbles) *d |= static_cast<uint8_t>(r % 2 ? code << 4 : code);
+      else *d = code;
     }
   }
   return p;
