@@ -13,6 +13,7 @@
 
 #include "api/impl.h"
 #include "cross_device.h"
+#include "pass_test_util.h"
 #include "graph/graph.h"
 #include "graph/passes.h"
 #include "ops/attention.h"
@@ -36,15 +37,11 @@ using Strings = std::vector<std::string>;
 
 // ---- graph::Graph level ------------------------------------------------------
 
-core::OperandDesc Desc(std::vector<uint32_t> shape) {
-  core::OperandDesc desc{core::DataType::kFloat32, {}};
-  for (uint32_t d : shape) desc.shape.push_back(core::Dim::Static(d));
-  return desc;
-}
+core::OperandDesc Desc(std::vector<uint32_t> shape) { return StaticDesc(core::DataType::kFloat32, shape); }
 
 OperandId Node(Graph& g, OpKind op, std::vector<OperandId> inputs,
                std::shared_ptr<const ops::OpAttrs> attrs = std::make_shared<ops::NoAttrs>()) {
-  return g.AddNode(op, "", std::move(inputs), std::move(attrs), ops::SchemaLimits(ops::GetSchema(op)))[0];
+  return PassNode(g, op, std::move(inputs), std::move(attrs));
 }
 
 OperandId Matmul(Graph& g, OperandId a, OperandId b) {
@@ -68,12 +65,7 @@ OperandId Scalar(Graph& g, float v) {
 
 std::vector<std::string> LiveOps(Graph& g, const std::map<std::string, OperandId>& outputs) {
   graph::FuseAttention(g, outputs);
-  std::vector<OperandId> ids;
-  for (const auto& [name, id] : outputs) ids.push_back(id);
-  std::vector<std::string> ops;
-  for (uint32_t i : g.NodesReaching(ids)) ops.emplace_back(ops::OpName(g.nodes()[i].op));
-  std::sort(ops.begin(), ops.end());
-  return ops;
+  return SortedLiveOps(g, outputs);
 }
 
 const ops::AttentionAttrs& AttrsOf(const Graph& g, OperandId out) {

@@ -13,6 +13,7 @@
 
 #include "api/impl.h"
 #include "cross_device.h"
+#include "pass_test_util.h"
 #include "graph/graph.h"
 #include "graph/passes.h"
 #include "ops/activation.h"
@@ -35,14 +36,12 @@ using ops::OpKind;
 
 OperandId Node(Graph& g, OpKind op, std::vector<OperandId> inputs,
                std::shared_ptr<const ops::OpAttrs> attrs = std::make_shared<ops::NoAttrs>()) {
-  return g.AddNode(op, "", std::move(inputs), std::move(attrs), ops::SchemaLimits(ops::GetSchema(op)))[0];
+  return PassNode(g, op, std::move(inputs), std::move(attrs));
 }
 OperandId Act(Graph& g, OpKind op, OperandId x) { return Node(g, op, {x}, std::make_shared<ops::ActivationAttrs>()); }
 
 OperandId In(Graph& g, const std::string& name, core::DataType type, std::vector<uint32_t> shape) {
-  core::OperandDesc desc{type, {}};
-  for (uint32_t d : shape) desc.shape.push_back(core::Dim::Static(d));
-  return g.AddInput(name, desc);
+  return g.AddInput(name, StaticDesc(type, shape));
 }
 
 // The live nodes' ops after FuseElementwise ("fusedElementwise[exp > add(x, #1)]"),

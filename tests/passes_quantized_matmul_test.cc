@@ -15,6 +15,7 @@
 
 #include "api/impl.h"
 #include "cross_device.h"
+#include "pass_test_util.h"
 #include "graph/graph.h"
 #include "graph/passes.h"
 #include "ops/device.h"
@@ -34,11 +35,7 @@ using ops::OpKind;
 
 // ---- graph::Graph level ------------------------------------------------------
 
-core::OperandDesc Desc(core::DataType type, std::vector<uint32_t> shape) {
-  core::OperandDesc desc{type, {}};
-  for (uint32_t d : shape) desc.shape.push_back(core::Dim::Static(d));
-  return desc;
-}
+core::OperandDesc Desc(core::DataType type, std::vector<uint32_t> shape) { return StaticDesc(type, shape); }
 
 OperandId Const(Graph& g, core::DataType type, std::vector<uint32_t> shape) {
   const core::OperandDesc desc = Desc(type, shape);
@@ -47,7 +44,7 @@ OperandId Const(Graph& g, core::DataType type, std::vector<uint32_t> shape) {
 
 OperandId Node(Graph& g, OpKind op, std::vector<OperandId> inputs,
                std::shared_ptr<const ops::OpAttrs> attrs = std::make_shared<ops::NoAttrs>()) {
-  return g.AddNode(op, "", std::move(inputs), std::move(attrs), ops::SchemaLimits(ops::GetSchema(op)))[0];
+  return PassNode(g, op, std::move(inputs), std::move(attrs));
 }
 
 // dequantizeLinear of a constant [rows, cols] weight of `type` with a
@@ -63,12 +60,7 @@ OperandId Dequantized(Graph& g, core::DataType type, std::vector<uint32_t> shape
 std::vector<std::string> LiveOps(Graph& g, const std::map<std::string, OperandId>& outputs, int* fused = nullptr) {
   const int n = graph::FuseQuantizedMatmul(g, outputs);
   if (fused) *fused = n;
-  std::vector<OperandId> ids;
-  for (const auto& [name, id] : outputs) ids.push_back(id);
-  std::vector<std::string> ops;
-  for (uint32_t i : g.NodesReaching(ids)) ops.emplace_back(ops::OpName(g.nodes()[i].op));
-  std::sort(ops.begin(), ops.end());
-  return ops;
+  return SortedLiveOps(g, outputs);
 }
 
 using Strings = std::vector<std::string>;
