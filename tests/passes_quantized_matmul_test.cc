@@ -182,6 +182,7 @@ struct QuantCase {
   uint32_t scale_n = 0;     // 0: n
   bool gemm = false, b_transpose = false;
   bool bias = false;
+  bool bias_input = false;  // the bias is a graph input, not a constant
   std::string activation;   // "", "relu", "clamp", "sigmoid"
   bool nonnegative = false;  // A >= 0 and weights >= 0: no cancellation, ULP tolerance
   double special_a = 0, special_scale = 0;
@@ -194,6 +195,7 @@ std::string Describe(const QuantCase& c) {
   os << c.m << "," << c.k << "] " << (c.act == T::kFloat16 ? "f16" : "f32") << " x dequantizeLinear("
      << ToString(c.code) << (c.b_transpose ? " [n,k]" : " [k,n]") << " k " << c.k << " n " << c.n << ", scale ["
      << c.scale_k << "," << (c.scale_n ? c.scale_n : c.n) << "])" << (c.bias ? " + bias" : "")
+     << (c.bias_input ? " (an input)" : "")
      << (c.activation.empty() ? "" : " > " + c.activation) << (c.nonnegative ? " nonnegative" : "")
      << " special " << c.special_a << "/" << c.special_scale;
   return os.str();
@@ -225,7 +227,7 @@ std::vector<InputSpec> Specs(const QuantCase& c) {
       InputSpec{c.act, p_shape, c.nonnegative ? s_max / 4 : -s_max, s_max, c.special_scale, true},
       // Nonnegative weights: the zero point is the lowest code.
       InputSpec{c.code, p_shape, c.nonnegative ? lo : lo, c.nonnegative ? lo : hi, 0, true}};
-  if (c.bias) specs.push_back(InputSpec{c.act, {c.n}, c.nonnegative ? 0.0 : -1.0, 1.0, 0, true});
+  if (c.bias) specs.push_back(InputSpec{c.act, {c.n}, c.nonnegative ? 0.0 : -1.0, 1.0, 0, !c.bias_input});
   return specs;
 }
 
@@ -395,6 +397,8 @@ TEST_CASE("quantized matmul: gemm, bias and activations", "[device][quantized_ma
         c.b_transpose = true;
         Check(c, seed++);
         Check(c, seed++, /*passes=*/false);
+        c.bias_input = true;  // (as WPT's "quantized gemm with bias": no data when the graph is compiled)
+        Check(c, seed++);
       }
     }
   }

@@ -533,7 +533,8 @@ std::shared_ptr<const void> PrepareQuantizedMatmul(const PrepareContext& ctx) {
   const size_t k = weight.shape[attrs.weight_transposed ? 1 : 0], n = weight.shape[attrs.weight_transposed ? 0 : 1];
   const size_t m = a.elements() / k;  // at the maximum shapes
   memory::WorkspaceSize& ws = ctx.workspace;
-  AddFusedEpilogueWorkspace(ws, OptionalInput(ctx.inputs, 4) ? &ctx.inputs[4] : nullptr, n);
+  // A bias that is not a constant has no data here: counted by its presence.
+  AddFusedEpilogueWorkspace(ws, ctx.inputs.size() > 4 ? &ctx.inputs[4] : nullptr, n);
   if (out.type == DataType::kFloat16) {
     AddF32InputWorkspace(ws, &a);
     ws.AddShared<float>(out.elements());
