@@ -16,24 +16,24 @@
 // the bytes the weight took (plus padding of the last group and odd blocks);
 // the original constants are released after packing.
 //
-// Dequantization is exact and happens in registers: w = float(code - zp) *
-// scale, one rounding, as dequantizeLinear does (the difference has <= 9
-// bits; with a float16 scale the product is rounded to float16 as well). So
-// the weights the product sees are dequantizeLinear's, bit for bit.
-//
-// Two paths:
-//  - M <= kMatvecRows (decode): a GEMV over the packed codes, memory-bound.
-//    Per 16-byte load of 4-bit codes (32 weights): 1 zero-extending load, and
-//    + shift (split nibbles), 2 integer subs (zero point), 2 converts, 2 muls
-//    (scale), and 2 FMAs per row of A: ~11 vector ops for 32 weights and one
-//    row, so one AVX-512 core dequantizes ~45 GB/s of 4-bit codes at 4 GHz,
-//    above a core's share of DRAM bandwidth. Up to 4 rows of A share each
-//    dequantized vector. Four accumulators per row (two rows of codes x low /
-//    high nibbles) keep FMA latency off the critical path.
+// Dequantization happens in registers, never into memory:
+//  - M <= kMatvecRows (decode): a GEMV over the packed codes. Per 16-byte
+//    load of 4-bit codes (32 weights): 1 zero-extending load, and + shift
+//    (split the nibbles), 2 converts and, per row of A, 2 FMAs: the zero
+//    point and the scale are factored out of each block's sum (sum a * code
+//    - zp * sum a, times the scale, once per block), which changes the
+//    rounding (per block sums instead of per weight) but nothing else: it is
+//    taken only when the scales are finite, no weight overflows and A is
+//    finite below 2^32. Otherwise each weight is dequantized exactly as
+//    dequantizeLinear does, float(code - zp) * scale with one rounding (to
+//    float16 with a float16 scale). Compute-bound on Zen 5 (~23 GB/s of
+//    codes + scales per core, 1x4096x4096); up to 4 rows of A share each
+//    converted vector; about 4 independent accumulator chains keep FMA
+//    latency off the critical path.
 //  - larger M (prefill): per chunk of columns, the weights are dequantized
-//    into a [K, chunk] float32 tile in L2, and the GEMM core multiplies A by
-//    it in place (gemm.h); the dequantization (~1 op per weight) is amortized
-//    over M rows of 2 flops per weight.
+//    exactly into a 2 MiB float32 tile, and the GEMM core multiplies A by it
+//    in place; the dequantization (~1 op per weight) is amortized over M
+//    rows of 2 flops per weight.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "ops/cpu/quantized_matmul.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -125,15 +125,14 @@ HWY_INLINE VI LoadCodes(const uint8_t* p) {
 enum class Weights {
   kExact,     // float(code - zero point) * scale, rounded once: dequantizeLinear's float32 value
   kExactF16,  // the same rounded to float16 (a float16 scale): dequantizeLinear's float16 value
-  kUnscaled,  // float(code - zero point), exact: the caller applies the block's scale
+  kCodes,     // float(code), exact: the caller subtracts the zero point's share and applies the scale
 };
 
 template <Weights kWeights>
 HWY_INLINE VF Dequantize(VI code, VI zero_point, VF scale) {
   const DF df;
-  VF w = hn::ConvertTo(df, hn::Sub(code, zero_point));
-  if constexpr (kWeights == Weights::kUnscaled) return w;
-  w = hn::Mul(w, scale);
+  if constexpr (kWeights == Weights::kCodes) return hn::ConvertTo(df, code);
+  VF w = hn::Mul(hn::ConvertTo(df, hn::Sub(code, zero_point)), scale);
   if constexpr (kWeights == Weights::kExactF16) w = F16BitsToF32(df, F32ToF16Bits(df, w));
   return w;
 }
@@ -160,7 +159,7 @@ HWY_INLINE void ForEachWeightRow(const PackedWeights& p, size_t g, size_t b, con
   const DI di;
   VF scale[kParts];
   VI zero_point[kParts];
-  BlockParameters<kCodes, kWeights != Weights::kUnscaled>(p, g, b, scale, zero_point);
+  BlockParameters<kCodes, kWeights != Weights::kCodes>(p, g, b, scale, zero_point);
   const uint8_t* codes = p.codes_at(g, b);
   const size_t k0 = b * p.block;
   if constexpr (kCodes == Codes::kNibbles) {
@@ -205,16 +204,18 @@ HWY_INLINE void ForEachWeightRow(const PackedWeights& p, size_t g, size_t b, con
 
 // C[0:R, groups g0..g1) = A[0:R, :] x W (+ bias, clamped): the GEMV path.
 // kExact / kExactF16: sum a * w over K with dequantizeLinear's weights.
-// kUnscaled: per block, sum a * (code - zero point), then one FMA by the
-// block's scale (factored out of the block's sum: one multiply per block
-// instead of per weight, the product's rounding moves from the weights to the
-// block sums; QuantizedMatmulF32 picks it only where that changes no NaN,
-// Inf or overflow). An FMA's latency is ~4 cycles and a row of codes takes
-// ~3 cycles of other work, so about 4 independent accumulator chains keep the
+// kCodes: per block, sum a * code, subtract zero point * sum a (the row's
+// block sums, `block_sums`), then one FMA by the block's scale: the scale and
+// zero point are factored out of the block's sum (per 32 weights and row,
+// 2 converts and 2 FMAs after the nibbles are split; no integer subtracts,
+// no multiplies), the product's rounding moves from the weights to the block
+// sums. QuantizedMatmulF32 picks it only where that changes no NaN, Inf or
+// overflow. An FMA's latency is ~4 cycles and a row of codes takes ~2-3
+// cycles of other work, so about 4 independent accumulator chains keep the
 // FMAs off the critical path: R rows x kParts vectors, times kSlots by row
 // position.
 template <Codes kCodes, Weights kWeights, size_t R>
-void MatvecGroups(const PackedWeights& p, const float* a, size_t lda, float* c, size_t ldc,
+void MatvecGroups(const PackedWeights& p, const float* a, size_t lda, const float* block_sums, float* c, size_t ldc,
                   const GemmEpilogue& epilogue, size_t g0, size_t g1) {
   constexpr size_t kSlots = R * kParts >= 4 ? 1 : 4 / (R * kParts);
   const DF df;
@@ -224,7 +225,7 @@ void MatvecGroups(const PackedWeights& p, const float* a, size_t lda, float* c, 
       for (size_t v = 0; v < kParts; ++v)
         for (VF& x : acc[i][v]) x = hn::Zero(df);
     for (size_t b = 0; b < p.blocks; ++b) {
-      if constexpr (kWeights == Weights::kUnscaled) {
+      if constexpr (kWeights == Weights::kCodes) {
         VF block[R][kParts][kSlots];
         for (size_t i = 0; i < R; ++i)
           for (size_t v = 0; v < kParts; ++v)
@@ -234,10 +235,15 @@ void MatvecGroups(const PackedWeights& p, const float* a, size_t lda, float* c, 
             block[i][v][slot % kSlots] = hn::MulAdd(hn::Set(df, a[i * lda + k]), w, block[i][v][slot % kSlots]);
         });
         const float* s = p.scales_at(g, b);
+        const uint8_t* z = p.zero_points_at(g, b);
         for (size_t v = 0; v < kParts; ++v) {
           const VF scale = hn::LoadU(df, s + v * kLanes);
-          for (size_t i = 0; i < R; ++i)
+          const VF zero_point = z ? hn::ConvertTo(df, LoadCodes<kCodes>(z + v * kLanes)) : hn::Set(df, p.zero_point);
+          for (size_t i = 0; i < R; ++i) {
+            // sum a * (code - zp) = sum a * code - zp * sum a, in the first slot.
+            block[i][v][0] = hn::NegMulAdd(zero_point, hn::Set(df, block_sums[i * p.blocks + b]), block[i][v][0]);
             for (size_t j = 0; j < kSlots; ++j) acc[i][v][j] = hn::MulAdd(scale, block[i][v][j], acc[i][v][j]);
+          }
         }
       } else {
         ForEachWeightRow<kCodes, kWeights>(p, g, b, [&](size_t k, size_t v, VF w, size_t slot) HWY_ATTR {
@@ -269,26 +275,28 @@ void MatvecGroups(const PackedWeights& p, const float* a, size_t lda, float* c, 
 }
 
 template <Codes kCodes, Weights kWeights>
-void MatvecRows(const PackedWeights& p, const float* a, size_t lda, size_t rows, float* c, size_t ldc,
-                const GemmEpilogue& epilogue, size_t g0, size_t g1) {
+void MatvecRows(const PackedWeights& p, const float* a, size_t lda, const float* block_sums, size_t rows, float* c,
+                size_t ldc, const GemmEpilogue& epilogue, size_t g0, size_t g1) {
   for (size_t r = 0; r < rows; r += 4) {
     const float* ar = a + r * lda;
+    const float* sr = block_sums ? block_sums + r * p.blocks : nullptr;
     float* cr = c + r * ldc;
     switch (std::min<size_t>(4, rows - r)) {
-      case 1: MatvecGroups<kCodes, kWeights, 1>(p, ar, lda, cr, ldc, epilogue, g0, g1); break;
-      case 2: MatvecGroups<kCodes, kWeights, 2>(p, ar, lda, cr, ldc, epilogue, g0, g1); break;
-      case 3: MatvecGroups<kCodes, kWeights, 3>(p, ar, lda, cr, ldc, epilogue, g0, g1); break;
-      default: MatvecGroups<kCodes, kWeights, 4>(p, ar, lda, cr, ldc, epilogue, g0, g1); break;
+      case 1: MatvecGroups<kCodes, kWeights, 1>(p, ar, lda, sr, cr, ldc, epilogue, g0, g1); break;
+      case 2: MatvecGroups<kCodes, kWeights, 2>(p, ar, lda, sr, cr, ldc, epilogue, g0, g1); break;
+      case 3: MatvecGroups<kCodes, kWeights, 3>(p, ar, lda, sr, cr, ldc, epilogue, g0, g1); break;
+      default: MatvecGroups<kCodes, kWeights, 4>(p, ar, lda, sr, cr, ldc, epilogue, g0, g1); break;
     }
   }
 }
 
+// block_sums: the factored GEMV's per-row block sums of A, or null for the exact one.
 template <Codes kCodes>
-void MatvecRowsOf(const PackedWeights& p, bool factored, const float* a, size_t lda, size_t rows, float* c, size_t ldc,
-                  const GemmEpilogue& epilogue, size_t g0, size_t g1) {
-  if (factored) return MatvecRows<kCodes, Weights::kUnscaled>(p, a, lda, rows, c, ldc, epilogue, g0, g1);
-  if (p.f16) return MatvecRows<kCodes, Weights::kExactF16>(p, a, lda, rows, c, ldc, epilogue, g0, g1);
-  MatvecRows<kCodes, Weights::kExact>(p, a, lda, rows, c, ldc, epilogue, g0, g1);
+void MatvecRowsOf(const PackedWeights& p, const float* a, size_t lda, const float* block_sums, size_t rows, float* c,
+                  size_t ldc, const GemmEpilogue& epilogue, size_t g0, size_t g1) {
+  if (block_sums) return MatvecRows<kCodes, Weights::kCodes>(p, a, lda, block_sums, rows, c, ldc, epilogue, g0, g1);
+  if (p.f16) return MatvecRows<kCodes, Weights::kExactF16>(p, a, lda, nullptr, rows, c, ldc, epilogue, g0, g1);
+  MatvecRows<kCodes, Weights::kExact>(p, a, lda, nullptr, rows, c, ldc, epilogue, g0, g1);
 }
 
 // dst[K, (g1 - g0) * kGroup] (leading dimension ld) = W[:, groups g0..g1).
@@ -305,12 +313,13 @@ void DequantizeGroups(const PackedWeights& p, size_t g0, size_t g1, float* dst, 
 
 }  // namespace
 
-void QuantizedMatvec(const PackedWeights& p, bool factored, const float* a, size_t lda, size_t rows, float* c,
-                     size_t ldc, const GemmEpilogue* epilogue, size_t g0, size_t g1) {
+void QuantizedMatvec(const PackedWeights& p, const float* a, size_t lda, const float* block_sums, size_t rows,
+                     float* c, size_t ldc, const GemmEpilogue* epilogue, size_t g0, size_t g1) {
   switch (p.codes) {
-    case Codes::kNibbles: return MatvecRowsOf<Codes::kNibbles>(p, factored, a, lda, rows, c, ldc, *epilogue, g0, g1);
-    case Codes::kUint8: return MatvecRowsOf<Codes::kUint8>(p, factored, a, lda, rows, c, ldc, *epilogue, g0, g1);
-    case Codes::kInt8: return MatvecRowsOf<Codes::kInt8>(p, factored, a, lda, rows, c, ldc, *epilogue, g0, g1);
+    case Codes::kNibbles:
+      return MatvecRowsOf<Codes::kNibbles>(p, a, lda, block_sums, rows, c, ldc, *epilogue, g0, g1);
+    case Codes::kUint8: return MatvecRowsOf<Codes::kUint8>(p, a, lda, block_sums, rows, c, ldc, *epilogue, g0, g1);
+    case Codes::kInt8: return MatvecRowsOf<Codes::kInt8>(p, a, lda, block_sums, rows, c, ldc, *epilogue, g0, g1);
   }
 }
 
@@ -457,14 +466,14 @@ size_t ChunkColumns(size_t k, size_t n, size_t threads) {
 // place up to 512 rows.
 constexpr size_t kChunkRows = 512;
 
-// True when every finite |a| is below 2^32: with factorable weights, the
-// factored GEMV then meets NaN and Inf where dequantizeLinear + matmul do
-// (an Inf in A times code - zp = 0 is NaN as Inf * 0.0 is; a scale of 0
-// times an Inf block sum likewise) and overflows nowhere they do not.
+// True when every a is finite with |a| < 2^32: with factorable weights, the
+// factored GEMV (sum a * code - zp * sum a, times the scale) then overflows
+// nowhere dequantizeLinear + matmul do not, and meets no Inf - Inf they do
+// not (an Inf in A would: Inf * code - zp * Inf).
 bool TameActivations(const float* a, size_t count) {
   constexpr float kLimit = 4294967296.0f;
   bool tame = true;
-  for (size_t i = 0; i < count; ++i) tame &= !(std::fabs(a[i]) >= kLimit) || std::isinf(a[i]);
+  for (size_t i = 0; i < count; ++i) tame &= std::fabs(a[i]) < kLimit;  // false for NaN and Inf
   return tame;
 }
 
@@ -473,14 +482,23 @@ void QuantizedMatmulF32(const PackedWeights& p, const float* a, size_t m, float*
   const size_t k = p.k, n = p.n;
   const GemmEpilogue& epilogue = fusion.epilogue();
   if (m <= kMatvecRows) {
+    // The factored GEMV's block sums of each row of A.
     const bool factored = p.factorable && TameActivations(a, m * k);
+    const memory::Scratch<float> block_sums(factored ? m * p.blocks : 0, "quantizedMatmul: block sums of A");
+    for (size_t i = 0; factored && i < m; ++i)
+      for (size_t b = 0; b < p.blocks; ++b) {
+        float sum = 0;
+        for (size_t r = 0; r < p.block; ++r) sum += a[i * k + b * p.block + r];
+        block_sums[i * p.blocks + b] = sum;
+      }
     // core::ChunksForFlops: about 4 chunks per thread. Finer chunks cost more
     // than they balance: with ~100K-flop chunks (~100 per projection) the
     // decoder's decode step took 24.3 ms at 2 threads, 23.7 at 1; with 4 per
     // thread, 20.1 (Zen 5, 2 cores).
     const size_t chunks = core::ChunksForFlops(2.0 * m * k * n, p.groups, parallel.NumThreads());
     parallel.Run(chunks, 1, [&](size_t c0, size_t c1) {
-      HWY_DYNAMIC_DISPATCH(QuantizedMatvec)(p, factored, a, k, m, c, n, &epilogue, c0 * p.groups / chunks,
+      HWY_DYNAMIC_DISPATCH(QuantizedMatvec)(p, a, k, factored ? block_sums.data() : nullptr, m, c, n, &epilogue,
+                                            c0 * p.groups / chunks,
                                             c1 * p.groups / chunks);
     });
     return;
@@ -539,6 +557,8 @@ std::shared_ptr<const void> PrepareQuantizedMatmul(const PrepareContext& ctx) {
     AddF32InputWorkspace(ws, &a);
     ws.AddShared<float>(out.elements());
   }
+  // The factored GEMV's block sums of A (M <= kMatvecRows rows).
+  ws.AddShared<float>(std::min(m, kMatvecRows) * ctx.inputs[2].shape[attrs.weight_transposed ? 1 : 0]);
   if (m > kMatvecRows) {  // (the maximum M: smaller runs may take the GEMV path)
     // Any thread count: the chunk is largest with one thread.
     const size_t chunk = ChunkColumns(k, n, 1);
