@@ -10,8 +10,10 @@
 //    together: their rows (G heads x S positions) form the row blocks, so a
 //    decode step (S = 1) still has G rows per block and reads K and V once
 //    per key/value head.
-//  - K is transposed once per dispatch per key/value head into [D, T]
-//    (padded to whole tiles), so a tile of scores is a small GEMM: per d, one
+//  - K is transposed into [D, T] (padded to whole tiles) by each chunk of
+//    work for the key/value head it covers (chunks are whole heads, or runs
+//    of one head's row blocks when there are more chunks than heads), so a
+//    tile of scores is a small GEMM: per d, one
 //    broadcast of q[r, d] and kTileVectors loads, kRows x kTileVectors FMAs
 //    (16 accumulators).
 //  - The value product is a GEMM too: per key position j, the value row's
