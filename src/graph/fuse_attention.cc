@@ -25,13 +25,6 @@
 namespace webnn::graph {
 namespace {
 
-const Node* ProducerOf(const Graph& graph, OperandId x, ops::OpKind op) {
-  if (x == kNoOperand) return nullptr;
-  const int32_t p = graph.operand(x).producer;
-  if (p < 0 || graph.nodes()[p].op != op) return nullptr;
-  return &graph.nodes()[p];
-}
-
 // A matmul without a fused bias or activation.
 bool IsPlainMatmul(const Node& n) {
   return n.op == ops::OpKind::matmul && n.inputs.size() == 2 && !ops::AttrsAs<ops::MatmulAttrs>(*n.attrs).activation;

@@ -13,8 +13,8 @@
 // have other readers (they keep it). A gemm joins when it is a plain product
 // plus at most a bias: no aTranspose, alpha 1, and C absent or (beta 1) of
 // shape [N], [1, N], [1] or [] (the bias broadcast along N).
-#include <set>
 
+#include "graph/pass_util.h"
 #include "graph/passes.h"
 #include "ops/gemm.h"
 #include "ops/matmul.h"
@@ -22,12 +22,6 @@
 
 namespace webnn::graph {
 namespace {
-
-bool IsHostConstant(const Graph& graph, OperandId id) {
-  if (id == kNoOperand) return false;
-  const Operand& o = graph.operand(id);
-  return o.kind == Operand::Kind::kConstant && o.constant && o.constant->host;
-}
 
 bool IsQuantizedType(core::DataType t) {
   return t == core::DataType::kInt4 || t == core::DataType::kUint4 || t == core::DataType::kInt8 ||
@@ -37,15 +31,13 @@ bool IsQuantizedType(core::DataType t) {
 // The dequantizeLinear node producing `w` when it reads constant int weights
 // with a rank-2 scale, else null.
 const Node* ConstantDequantize(const Graph& graph, OperandId w) {
-  const Operand& wo = graph.operand(w);
-  if (wo.producer < 0) return nullptr;
-  const Node& dq = graph.nodes()[wo.producer];
-  if (dq.op != ops::OpKind::dequantizeLinear || dq.inputs.size() != 3) return nullptr;
-  for (OperandId in : dq.inputs)
+  const Node* dq = ProducerOf(graph, w, ops::OpKind::dequantizeLinear);
+  if (!dq || dq->inputs.size() != 3) return nullptr;
+  for (OperandId in : dq->inputs)
     if (!IsHostConstant(graph, in)) return nullptr;
-  const core::OperandDesc& weight = graph.operand(dq.inputs[0]).desc;
+  const core::OperandDesc& weight = graph.operand(dq->inputs[0]).desc;
   if (!IsQuantizedType(weight.type) || weight.shape.size() != 2) return nullptr;
-  return &dq;
+  return dq;
 }
 
 // gemm's C when it is a bias along N: all of C's dimensions but the last are

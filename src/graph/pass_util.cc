@@ -18,12 +18,23 @@ std::optional<uint32_t> SoleProducer(const Graph& graph, OperandId x, const std:
   return static_cast<uint32_t>(xo.producer);
 }
 
-std::optional<std::vector<float>> HostFloats(const Graph& graph, OperandId id) {
-  if (id == kNoOperand) return std::nullopt;
+const Node* ProducerOf(const Graph& graph, OperandId x, ops::OpKind op) {
+  if (x == kNoOperand) return nullptr;
+  const int32_t p = graph.operand(x).producer;
+  if (p < 0 || graph.nodes()[p].op != op) return nullptr;
+  return &graph.nodes()[p];
+}
+
+bool IsHostConstant(const Graph& graph, OperandId id) {
+  if (id == kNoOperand) return false;
   const Operand& o = graph.operand(id);
-  if (o.kind != Operand::Kind::kConstant || !o.constant || !o.constant->host ||
-      o.desc.type != core::DataType::kFloat32)
-    return std::nullopt;
+  return o.kind == Operand::Kind::kConstant && o.constant && o.constant->host;
+}
+
+std::optional<std::vector<float>> HostFloats(const Graph& graph, OperandId id) {
+  if (!IsHostConstant(graph, id)) return std::nullopt;
+  const Operand& o = graph.operand(id);
+  if (o.desc.type != core::DataType::kFloat32) return std::nullopt;
   std::vector<float> values(o.constant->host->size() / sizeof(float));
   std::memcpy(values.data(), o.constant->host->data(), values.size() * sizeof(float));
   return values;

@@ -20,6 +20,13 @@ std::set<OperandId> OutputSet(const std::map<std::string, OperandId>& outputs);
 std::optional<uint32_t> SoleProducer(const Graph& graph, OperandId x, const std::set<OperandId>& graph_outputs,
                                      const std::vector<std::vector<uint32_t>>& consumers);
 
+// The node producing `x` when it is an `op` node, else null.
+const Node* ProducerOf(const Graph& graph, OperandId x, ops::OpKind op);
+
+// True when `id` is a constant whose bytes are in host memory (the passes
+// can read it; a device packs it when the graph is compiled).
+bool IsHostConstant(const Graph& graph, OperandId id);
+
 // The float32 values of a constant with host data, or nothing.
 std::optional<std::vector<float>> HostFloats(const Graph& graph, OperandId id);
 
