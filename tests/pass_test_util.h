@@ -1,16 +1,20 @@
-// Helpers for the graph-pass tests (tests/passes_*_test.cc) that build
-// graph::Graph directly: operands, nodes, and the ops left reaching the
-// outputs after a pass.
+// Helpers for the graph-pass tests (tests/passes_*_test.cc): on graph::Graph,
+// operands, nodes and the ops left reaching the outputs after a pass; on the
+// device under test, the ops a compiled graph runs.
 #pragma once
 
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
+#include "api/impl.h"
+#include "cross_device.h"
 #include "graph/graph.h"
 #include "ops/schema.h"
+#include "test_util.h"
 
 namespace webnn::test {
 
@@ -35,6 +39,31 @@ inline std::vector<std::string> SortedLiveOps(const graph::Graph& g, const std::
   for (uint32_t i : g.NodesReaching(ids)) ops.emplace_back(ops::OpName(g.nodes()[i].op));
   std::sort(ops.begin(), ops.end());
   return ops;
+}
+
+// The ops of the program `body` compiles to on a context made from `options`
+// (the cpu device's where that device refuses the graph), sorted. Inputs are
+// named in0, in1, ... as CheckAgainstReference names them; a spec marked
+// `constant` becomes a constant with random data.
+inline std::vector<std::string> CompiledOps(const MLContextOptions& options, const std::string& what,
+                                            const std::vector<InputSpec>& specs, const GraphBody& body) {
+  return BuildOrFallBackToCpu(options, what, [&](const MLContextOptions& o) {
+    MLContext ctx = ML::createContext(o);
+    MLGraphBuilder builder(ctx);
+    std::mt19937_64 rng(1);
+    std::vector<MLOperand> in;
+    for (size_t i = 0; i < specs.size(); ++i) {
+      MLOperandDescriptor desc{specs[i].type, {}};
+      for (uint32_t d : specs[i].shape) desc.shape.emplace_back(d);
+      in.push_back(specs[i].constant ? builder.constant(desc, MLBufferSource(RandomTensorData(specs[i], rng)))
+                                     : builder.input("in" + std::to_string(i), desc));
+    }
+    MLGraph graph = builder.build(body(builder, in));
+    std::vector<std::string> ops;
+    for (uint32_t n : graph.impl()->nodes) ops.emplace_back(ops::OpName(graph.impl()->ir->nodes()[n].op));
+    std::sort(ops.begin(), ops.end());
+    return ops;
+  });
 }
 
 }  // namespace webnn::test

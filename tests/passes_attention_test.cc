@@ -265,22 +265,10 @@ void Check(const AttentionCase& c, uint64_t seed, bool passes = true) {
 }
 
 std::vector<std::string> ExecutedOps(const AttentionCase& c) {
-  return BuildOrFallBackToCpu({.device = DeviceUnderTest()}, "attention", [&](const MLContextOptions& o) {
-    MLContext ctx = ML::createContext(o);
-    MLGraphBuilder builder(ctx);
-    std::vector<MLOperand> in;
-    const std::vector<InputSpec> specs = Specs(c);
-    for (size_t i = 0; i < specs.size(); ++i) {
-      MLOperandDescriptor desc{specs[i].type, {}};
-      for (uint32_t d : specs[i].shape) desc.shape.emplace_back(d);
-      in.push_back(builder.input("in" + std::to_string(i), desc));
-    }
-    MLGraph graph = builder.build({{"out", Body(c, builder, in)}});
-    std::vector<std::string> ops;
-    for (uint32_t n : graph.impl()->nodes) ops.emplace_back(ops::OpName(graph.impl()->ir->nodes()[n].op));
-    std::sort(ops.begin(), ops.end());
-    return ops;
-  });
+  return CompiledOps({.device = DeviceUnderTest()}, "attention", Specs(c),
+                     [&](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+                       return MLNamedOperands{{"out", Body(c, b, in)}};
+                     });
 }
 
 }  // namespace

@@ -410,6 +410,15 @@ PassStats RunPasses(Graph& graph, const std::map<std::string, OperandId>& output
     stats.attentions = FuseAttention(graph, outputs);
     DetachUnreachable(graph, outputs);
   }
+  // Before FuseElementwise, which would take their element-wise tails.
+  if (options.fusions.normalization) {
+    stats.normalizations = FuseNormalization(graph, outputs, stats);
+    DetachUnreachable(graph, outputs);
+  }
+  if (options.fusions.rotary_embedding) {
+    stats.rotary_embeddings = FuseRotaryEmbedding(graph, outputs);
+    DetachUnreachable(graph, outputs);
+  }
   if (options.fusions.epilogues) {
     // Biases before activations: conv -> add -> relu becomes conv(bias, relu).
     stats.fused_biases = FuseBiases(graph, outputs);

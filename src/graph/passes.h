@@ -22,6 +22,9 @@ struct PassStats {
   int fused_elementwise = 0;  // fusedElementwise nodes made by FuseElementwise
   int quantized_matmuls = 0;  // quantizedMatmul nodes made by FuseQuantizedMatmul
   int attentions = 0;         // attention nodes made by FuseAttention
+  int normalizations = 0;     // fusedNormalization nodes made by FuseNormalization
+  int skip_normalizations = 0;  // of them (or builtin layerNormalizations), those that took a residual add
+  int rotary_embeddings = 0;  // rotaryEmbedding nodes made by FuseRotaryEmbedding
 };
 
 // mul / add by constants varying only along the output channels, and
@@ -73,6 +76,22 @@ int FuseQuantizedMatmul(Graph& graph, const std::map<std::string, OperandId>& ou
 // matmul). Implemented in graph/fuse_attention.cc.
 int FuseAttention(Graph& graph, const std::map<std::string, OperandId>& outputs);
 
+// RMSNorm and layerNorm written out over the trailing axes (reduceMean of
+// pow(x, 2) or mul(x, x), add epsilon, sqrt, div or mul by reciprocal, mul by
+// a scale, add a bias; layerNorm subtracts the reduceMean first) become one
+// fusedNormalization node; a builtin layerNormalization over the trailing axes
+// stays as it is unless a residual add feeds it. An add(a, b) of two operands
+// of the normalized shape feeding the norm (SkipLayerNorm) moves into the
+// node, which then also writes the sum when anything else reads it.
+// Implemented in graph/fuse_normalization.cc.
+int FuseNormalization(Graph& graph, const std::map<std::string, OperandId>& outputs, PassStats& stats);
+
+// RoPE written out (split x into halves along the last axis, x1 * cos - x2 *
+// sin and x2 * cos + x1 * sin, concat; or x * cos + rotate_half(x) * sin with
+// tables as wide as x) becomes one rotaryEmbedding node reading x, cos and
+// sin. Implemented in graph/fuse_rotary_embedding.cc.
+int FuseRotaryEmbedding(Graph& graph, const std::map<std::string, OperandId>& outputs);
+
 struct PassOptions {
   // ConvertToNhwc (graph/layout_pass.h), off by default: on the PP-OCR models
   // the cpu device's nhwc conv kernels are not yet faster than its nchw ones
@@ -81,10 +100,11 @@ struct PassOptions {
   bool nhwc_layout = false;
   // The fused forms the target device implements (ops::Device::Fusions): the
   // epilogue fusions run only with `epilogues`, FuseElementwise within the
-  // device's chain limits, FuseQuantizedMatmul with `quantized_matmul`,
-  // FuseAttention with `attention`. The
-  // default is every form, unbounded.
-  ops::DeviceFusions fusions{true, UINT32_MAX, UINT32_MAX, true, true};
+  // device's chain limits, FuseQuantizedMatmul with
+  // `quantized_matmul`, FuseAttention with `attention`, FuseNormalization with
+  // `normalization`, FuseRotaryEmbedding with `rotary_embedding`. The default
+  // is every form, unbounded.
+  ops::DeviceFusions fusions = ops::DeviceFusions::All();
 };
 
 // mul / add by a float32 scalar constant after a producer that has a fused

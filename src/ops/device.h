@@ -111,7 +111,25 @@ struct DeviceFusions {
   bool quantized_matmul = false;
   // attention nodes (scaled dot-product attention; src/ops/attention.h).
   bool attention = false;
-  bool any() const { return epilogues || elementwise_max_inputs > 0 || quantized_matmul || attention; }
+  // fusedNormalization nodes (RMSNorm / layerNorm written out, with a
+  // residual add before them; src/ops/fused_normalization.h).
+  bool normalization = false;
+  // rotaryEmbedding nodes (RoPE written out; src/ops/rotary_embedding.h).
+  bool rotary_embedding = false;
+  bool any() const {
+    return epilogues || elementwise_max_inputs > 0 || quantized_matmul || attention || normalization ||
+           rotary_embedding;
+  }
+  // Every fused form, fusedElementwise chains unbounded.
+  static constexpr DeviceFusions All() {
+    return {.epilogues = true,
+            .elementwise_max_inputs = UINT32_MAX,
+            .elementwise_max_steps = UINT32_MAX,
+            .quantized_matmul = true,
+            .attention = true,
+            .normalization = true,
+            .rotary_embedding = true};
+  }
 };
 
 // Where a device's float arithmetic departs from the reference's IEEE

@@ -55,7 +55,7 @@ class CpuDevice final : public HostDevice {
   FloatBehaviour float_behaviour() const override { return {.negative_zero_sums = {}}; }
   // Every fused form; fusedElementwise chains of any length (its kernel
   // walks the program per cache-sized block).
-  DeviceFusions Fusions() const override { return {true, UINT32_MAX, UINT32_MAX, true, true}; }
+  DeviceFusions Fusions() const override { return DeviceFusions::All(); }
 
   DataTypeSet SupportedTypes(OpKind op, bool is_output, size_t slot) const override {
     return cpu::Registry().SupportedTypes(op, is_output, slot);

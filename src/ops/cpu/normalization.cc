@@ -139,29 +139,11 @@ template <class E>
 void WindowMoments(const E* base, const ReductionLayout& L, uint64_t r0, uint64_t r1, uint64_t l0, uint64_t l1,
                    double k, double* s1, double* s2) {
   const hn::ScalableTag<double> d;
-  const size_t N = hn::Lanes(d);
   const auto kv = hn::Set(d, k);
   auto a0 = hn::Zero(d), a1 = hn::Zero(d), q0 = hn::Zero(d), q1 = hn::Zero(d);
   const size_t n = static_cast<size_t>(l1 - l0);
   OffsetWalker w(L.red_sizes, L.red_strides, r0);
-  for (uint64_t r = r0; r < r1; ++r, w.Next()) {
-    const E* HWY_RESTRICT p = base + w.offset() + l0;
-    size_t i = 0;
-    for (; i + 2 * N <= n; i += 2 * N) {
-      const auto v0 = hn::Sub(LoadAsF64(d, p + i), kv);
-      const auto v1 = hn::Sub(LoadAsF64(d, p + i + N), kv);
-      a0 = hn::Add(a0, v0);
-      a1 = hn::Add(a1, v1);
-      q0 = hn::MulAdd(v0, v0, q0);
-      q1 = hn::MulAdd(v1, v1, q1);
-    }
-    for (; i < n; i += N) {
-      const size_t c = std::min(N, n - i);
-      const auto v = hn::IfThenElseZero(hn::FirstN(d, c), hn::Sub(c == N ? LoadAsF64(d, p + i) : LoadAsF64Tail(d, p + i, c), kv));
-      a0 = hn::Add(a0, v);
-      q0 = hn::MulAdd(v, v, q0);
-    }
-  }
+  for (uint64_t r = r0; r < r1; ++r, w.Next()) AccumulateShiftedMoments(d, base + w.offset() + l0, n, kv, a0, a1, q0, q1);
   *s1 = hn::GetLane(hn::SumOfLanes(d, hn::Add(a0, a1)));
   *s2 = hn::GetLane(hn::SumOfLanes(d, hn::Add(q0, q1)));
 }
@@ -199,16 +181,6 @@ void ColumnMoments(const E* gbase, const ReductionLayout& L, uint64_t r0, uint64
         StoreTail(q, d, s2 + c, n);
       }
     }
-  }
-}
-
-template <class E>
-double LoadScalar(const E* p) {
-  if constexpr (std::is_same_v<E, F16>) {
-    const hn::ScalableTag<float> d;
-    return static_cast<double>(hn::GetLane(LoadLanesTail(d, p, 1)));
-  } else {
-    return static_cast<double>(*p);
   }
 }
 

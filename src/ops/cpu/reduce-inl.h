@@ -121,6 +121,17 @@ HWY_INLINE void StoreLanesTail(hn::Vec<D> v, D d, E* HWY_RESTRICT p, size_t n) {
   std::memcpy(p, buf, n * sizeof(E));
 }
 
+// One element as float64.
+template <class E>
+HWY_INLINE double LoadScalar(const E* p) {
+  if constexpr (std::is_same_v<E, F16>) {
+    const hn::ScalableTag<float> d;
+    return static_cast<double>(hn::GetLane(LoadLanesTail(d, p, 1)));
+  } else {
+    return static_cast<double>(*p);
+  }
+}
+
 // ---------------------------------------------------------------- float64
 // ---------------------------------------------------------------- wide lanes
 // Lanes for max/argMax-like kernels: 8-bit integers widened to 32 bits
@@ -170,6 +181,29 @@ template <class D64, class E>
 HWY_INLINE hn::Vec<D64> LoadAsF64Tail(D64 d64, const E* HWY_RESTRICT p, size_t n) {
   const hn::Rebind<float, D64> df;
   return hn::PromoteTo(d64, LoadLanesTail(df, p, n));
+}
+
+// Adds sum(x - k) into a0 + a1 and sum((x - k)^2) into q0 + q1 over p[0, n),
+// in float64 (two accumulators each, for latency).
+template <class D, class E>
+HWY_INLINE void AccumulateShiftedMoments(D d, const E* HWY_RESTRICT p, size_t n, hn::Vec<D> kv, hn::Vec<D>& a0,
+                                         hn::Vec<D>& a1, hn::Vec<D>& q0, hn::Vec<D>& q1) {
+  const size_t N = hn::Lanes(d);
+  size_t i = 0;
+  for (; i + 2 * N <= n; i += 2 * N) {
+    const auto v0 = hn::Sub(LoadAsF64(d, p + i), kv);
+    const auto v1 = hn::Sub(LoadAsF64(d, p + i + N), kv);
+    a0 = hn::Add(a0, v0);
+    a1 = hn::Add(a1, v1);
+    q0 = hn::MulAdd(v0, v0, q0);
+    q1 = hn::MulAdd(v1, v1, q1);
+  }
+  for (; i < n; i += N) {
+    const size_t c = std::min(N, n - i);
+    const auto v = hn::IfThenElseZero(hn::FirstN(d, c), hn::Sub(c == N ? LoadAsF64(d, p + i) : LoadAsF64Tail(d, p + i, c), kv));
+    a0 = hn::Add(a0, v);
+    q0 = hn::MulAdd(v, v, q0);
+  }
 }
 
 // float64 -> float16 in two steps rounds twice; rounding to float32

@@ -340,7 +340,9 @@ class GpuDevice final : public Device {
   // The epilogues of shaders/epilogue.glsl; fusedElementwise chains as long
   // as shaders/fused_elementwise.comp runs.
   DeviceFusions Fusions() const override {
-    return {true, gpu::kFusedElementwiseMaxInputs, gpu::kFusedElementwiseMaxSteps};
+    return {.epilogues = true,
+            .elementwise_max_inputs = gpu::kFusedElementwiseMaxInputs,
+            .elementwise_max_steps = gpu::kFusedElementwiseMaxSteps};
   }
   std::string features() const override { return vulkan_->FeatureSummary(); }
   FloatBehaviour float_behaviour() const override {
