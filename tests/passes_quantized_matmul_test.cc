@@ -183,6 +183,9 @@ struct QuantCase {
   bool gemm = false, b_transpose = false;
   bool bias = false;
   bool bias_input = false;  // the bias is a graph input, not a constant
+  // SwiGLU: a second (up) weight of the same shape, mul(mul(g, sigmoid(g)), u),
+  // with the operand orders swapped when `swiglu_swapped`.
+  bool swiglu = false, swiglu_swapped = false;
   std::string activation;   // "", "relu", "clamp", "sigmoid"
   bool nonnegative = false;  // A >= 0 and weights >= 0: no cancellation, ULP tolerance
   double special_a = 0, special_scale = 0;
@@ -197,7 +200,8 @@ std::string Describe(const QuantCase& c) {
      << c.scale_k << "," << (c.scale_n ? c.scale_n : c.n) << "])" << (c.bias ? " + bias" : "")
      << (c.bias_input ? " (an input)" : "")
      << (c.activation.empty() ? "" : " > " + c.activation) << (c.nonnegative ? " nonnegative" : "")
-     << " special " << c.special_a << "/" << c.special_scale;
+     << " special " << c.special_a << "/" << c.special_scale << (c.swiglu ? " swiglu" : "")
+     << (c.swiglu_swapped ? " swapped" : "");
   return os.str();
 }
 
@@ -228,11 +232,26 @@ std::vector<InputSpec> Specs(const QuantCase& c) {
       // Nonnegative weights: the zero point is the lowest code.
       InputSpec{c.code, p_shape, c.nonnegative ? lo : lo, c.nonnegative ? lo : hi, 0, true}};
   if (c.bias) specs.push_back(InputSpec{c.act, {c.n}, c.nonnegative ? 0.0 : -1.0, 1.0, 0, !c.bias_input});
+  if (c.swiglu) {  // the up projection's weight, scale and zero point
+    const std::vector<InputSpec> up(specs.begin() + 1, specs.begin() + 4);
+    specs.insert(specs.end(), up.begin(), up.end());
+  }
   return specs;
 }
 
 MLOperand Body(const QuantCase& c, MLGraphBuilder& g, const std::vector<MLOperand>& in) {
   const MLOperand w = g.dequantizeLinear(in[1], in[2], in[3]);
+  if (c.swiglu) {
+    auto project = [&](const MLOperand& weight) {
+      MLGemmOptions options;
+      options.bTranspose = c.b_transpose;
+      return c.gemm ? g.gemm(in[0], weight, options) : g.matmul(in[0], weight);
+    };
+    const MLOperand gate = project(w);
+    const MLOperand up = project(g.dequantizeLinear(in[4], in[5], in[6]));
+    if (c.swiglu_swapped) return g.mul(up, g.mul(g.sigmoid(gate), gate));
+    return g.mul(g.mul(gate, g.sigmoid(gate)), up);
+  }
   MLOperand y;
   if (c.gemm) {
     MLGemmOptions options;
@@ -253,6 +272,9 @@ Tolerance ToleranceOf(const QuantCase& c) {
   // matmul's: 2 K ULP without cancellation; else K * (float32 or float16
   // accumulation error) with |a| <= 1 and |w| <= 1; a bias adds one rounding.
   const double k = c.k + (c.bias ? 1 : 0);
+  // SwiGLU: silu(g) * u with |g|, |u| <= K moves each projection's error by
+  // the other's magnitude (~sqrt(K) for random signs, K at most).
+  if (c.swiglu) return Tolerance::Scaled(k * std::sqrt(k) * (c.act == T::kFloat16 ? 2e-3 : 1e-6));
   if (c.nonnegative) return Tolerance::Ulp(2.0 * k);
   return Tolerance::Atol(k * (c.act == T::kFloat16 ? 2e-3 : 5e-7));
 }
@@ -268,25 +290,12 @@ void Check(const QuantCase& c, uint64_t seed, bool passes = true) {
 
 // The ops of the compiled graph of case `c` on the device under test.
 std::vector<std::string> ExecutedOps(const QuantCase& c, bool passes) {
-  return BuildOrFallBackToCpu(
-      {.device = DeviceUnderTest(), .graphPasses = passes}, "quantized matmul", [&](const MLContextOptions& o) {
-        MLContext ctx = ML::createContext(o);
-        MLGraphBuilder builder(ctx);
-        std::mt19937_64 rng(1);
-        std::vector<MLOperand> in;
-        const std::vector<InputSpec> specs = Specs(c);
-        for (size_t i = 0; i < specs.size(); ++i) {
-          MLOperandDescriptor desc{specs[i].type, {}};
-          for (uint32_t d : specs[i].shape) desc.shape.emplace_back(d);
-          in.push_back(i == 0 ? builder.input("in0", desc)
-                              : builder.constant(desc, MLBufferSource(RandomTensorData(specs[i], rng))));
-        }
-        MLGraph graph = builder.build({{"out", Body(c, builder, in)}});
-        std::vector<std::string> ops;
-        for (uint32_t n : graph.impl()->nodes) ops.emplace_back(ops::OpName(graph.impl()->ir->nodes()[n].op));
-        std::sort(ops.begin(), ops.end());
-        return ops;
-      });
+  std::vector<InputSpec> specs = Specs(c);  // the weights and their parameters as constants
+  for (size_t i = 1; i < specs.size(); ++i) specs[i].constant = true;
+  return CompiledOps({.device = DeviceUnderTest(), .graphPasses = passes}, "quantized matmul", specs,
+                     [&](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+                       return MLNamedOperands{{"out", Body(c, b, in)}};
+                     });
 }
 
 bool DeviceUnderTestFusesQuantizedMatmul() {
@@ -421,4 +430,93 @@ TEST_CASE("quantized matmul: NaN and Inf in A and in the scales", "[device][quan
       Check(c, seed++, /*passes=*/false);
     }
   }
+}
+
+TEST_CASE("fuse swiglu: the gate and up projections of one input", "[passes][quantized_matmul]") {
+  auto build = [](Graph& g, bool same_a, bool swapped, bool read_g, core::DataType up_type,
+                  std::map<std::string, OperandId>& outputs) {
+    const OperandId a = g.AddInput("a", Desc(core::DataType::kFloat32, {3, 64}));
+    const OperandId a2 = same_a ? a : g.AddInput("a2", Desc(core::DataType::kFloat32, {3, 64}));
+    auto matmul = [&](OperandId x, core::DataType type) {
+      return Node(g, OpKind::matmul, {x, Dequantized(g, type, {64, 40}, {2, 40})}, std::make_shared<ops::MatmulAttrs>());
+    };
+    const OperandId gate = matmul(a, core::DataType::kInt4), up = matmul(a2, up_type);
+    const OperandId sig = Node(g, OpKind::sigmoid, {gate}, std::make_shared<ops::ActivationAttrs>());
+    const OperandId silu = swapped ? Node(g, OpKind::mul, {sig, gate}) : Node(g, OpKind::mul, {gate, sig});
+    outputs["out"] = swapped ? Node(g, OpKind::mul, {up, silu}) : Node(g, OpKind::mul, {silu, up});
+    if (read_g) outputs["g"] = gate;
+  };
+  auto live = [](Graph& g, const std::map<std::string, OperandId>& outputs) {
+    graph::FuseQuantizedMatmul(g, outputs);
+    graph::FuseSwiGlu(g, outputs);
+    return SortedLiveOps(g, outputs);
+  };
+  for (bool swapped : {false, true}) {
+    Graph g;
+    std::map<std::string, OperandId> outputs;
+    build(g, true, swapped, false, core::DataType::kInt4, outputs);
+    INFO("swapped " << swapped);
+    CHECK(live(g, outputs) == Strings{"quantizedMatmul"});
+    const graph::Node& node = g.nodes()[g.operand(outputs["out"]).producer];
+    CHECK(ops::AttrsAs<ops::QuantizedMatmulAttrs>(*node.attrs).gated);
+    CHECK(node.inputs.size() == 8);
+  }
+  {
+    Graph g;  // two inputs: two projections and the element-wise ops stay
+    std::map<std::string, OperandId> outputs;
+    build(g, false, false, false, core::DataType::kInt4, outputs);
+    CHECK(live(g, outputs) == Strings{"mul", "mul", "quantizedMatmul", "quantizedMatmul", "sigmoid"});
+  }
+  {
+    Graph g;  // the gate is read elsewhere
+    std::map<std::string, OperandId> outputs;
+    build(g, true, false, true, core::DataType::kInt4, outputs);
+    CHECK(live(g, outputs) == Strings{"mul", "mul", "quantizedMatmul", "quantizedMatmul", "sigmoid"});
+  }
+  {
+    Graph g;  // weights of different types
+    std::map<std::string, OperandId> outputs;
+    build(g, true, false, false, core::DataType::kUint4, outputs);
+    CHECK(live(g, outputs) == Strings{"mul", "mul", "quantizedMatmul", "quantizedMatmul", "sigmoid"});
+  }
+}
+
+TEST_CASE("quantized matmul: SwiGLU of two projections against the reference", "[device][quantized_matmul]") {
+  QuantCase probe;
+  probe.swiglu = true;
+  probe.m = 3;
+  if (DeviceUnderTestFusesQuantizedMatmul()) CHECK(ExecutedOps(probe, true) == Strings{"quantizedMatmul"});
+  std::mt19937_64 rng(4242);
+  uint64_t seed = 400;
+  for (T act : {T::kFloat32, T::kFloat16}) {
+    for (T code : {T::kInt4, T::kUint4, T::kInt8, T::kUint8}) {
+      for (uint32_t m : {1u, 4u, 5u, 33u}) {
+        QuantCase c{act, code};
+        c.swiglu = true;
+        c.swiglu_swapped = rng() % 2;
+        c.m = m;
+        c.scale_k = 1 + static_cast<uint32_t>(rng() % 3);
+        c.k = 32 * c.scale_k;
+        const uint32_t widths[] = {1, 15, 16, 17, 33, 70};
+        c.n = widths[rng() % std::size(widths)];
+        c.b_transpose = c.gemm = rng() % 3 == 0;
+        Check(c, seed++);
+      }
+    }
+  }
+  // Several chunks of columns on the GEMM path (a [K, chunk] tile is 2 MiB),
+  // and both paths with passes off.
+  for (uint32_t m : {2u, 40u}) {
+    QuantCase wide;
+    wide.swiglu = true;
+    wide.m = m, wide.k = 1024, wide.n = 700, wide.scale_k = 32;
+    Check(wide, seed++);
+    Check(wide, seed++, /*passes=*/false);
+  }
+  // NaN / Inf in A: the projections' NaN and Inf go through silu as they do unfused.
+  QuantCase special;
+  special.swiglu = true;
+  special.m = 3, special.k = 16, special.n = 20, special.scale_k = 1;
+  special.special_a = 0.05;
+  Check(special, seed++);
 }

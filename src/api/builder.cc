@@ -178,7 +178,7 @@ void LogBuild(const GraphImpl& g, const core::Logger& log, double compile_ms) {
   if (g.pass_stats) {
     const graph::PassStats& s = *g.pass_stats;
     passes = StrCat("fused: ", s.fused_biases, " biases, ", s.fused_activations, " activations, ", s.fused_affine,
-                    " affine maps after activations, ", s.fused_elementwise, " element-wise chains, ", s.quantized_matmuls, " quantized matmuls, ", s.attentions, " attentions, ",
+                    " affine maps after activations, ", s.fused_elementwise, " element-wise chains, ", s.quantized_matmuls, " quantized matmuls (", s.swiglus, " SwiGLU pairs), ", s.attentions, " attentions, ",
                     s.normalizations, " normalizations (", s.skip_normalizations, " with a residual add), ",
                     s.rotary_embeddings, " rotary embeddings; ", s.folded_affine,
                     " affine maps folded into convolutions, ", s.hard_swish, " hardSwish recognized, ", s.nhwc_nodes,

@@ -13,6 +13,16 @@
 // have other readers (they keep it). A gemm joins when it is a plain product
 // plus at most a bias: no aTranspose, alpha 1, and C absent or (beta 1) of
 // shape [N], [1, N], [1] or [] (the bias broadcast along N).
+//
+// FuseSwiGlu then joins the gate and up projections of a feed-forward block:
+//   mul(mul(g, sigmoid(g)), u)   (either operand order in both muls)
+// with g and u quantizedMatmuls of the same `a`, weights of one type and
+// shape, no bias or activation, and g, sigmoid(g), silu and u read only
+// there, becomes one gated quantizedMatmul (ops/quantized_matmul.h): the
+// device computes both projections column group by column group and writes
+// only silu(g) * u.
+
+#include <algorithm>
 
 #include "graph/pass_util.h"
 #include "graph/passes.h"
@@ -95,6 +105,67 @@ int FuseQuantizedMatmul(Graph& graph, const std::map<std::string, OperandId>& ou
     graph.AppendNode(ops::OpKind::quantizedMatmul, label, std::move(inputs), std::move(attrs), {desc});
     graph.SetNodeOutput(node, 0, y);  // the matmul (and a dequantizeLinear read only by it) become unreachable
     ++fused;
+  }
+  return fused;
+}
+
+int FuseSwiGlu(Graph& graph, const std::map<std::string, OperandId>& outputs) {
+  const std::set<OperandId> graph_outputs = OutputSet(outputs);
+  const std::vector<std::vector<uint32_t>> consumers = graph.Consumers();
+  auto sole = [&](OperandId x, ops::OpKind op) -> const Node* {
+    const std::optional<uint32_t> p = SoleProducer(graph, x, graph_outputs, consumers);
+    return p && graph.nodes()[*p].op == op ? &graph.nodes()[*p] : nullptr;
+  };
+  // A quantizedMatmul without bias, activation or gate of its own.
+  auto plain = [&](const Node* q) {
+    if (!q || q->op != ops::OpKind::quantizedMatmul || q->inputs.size() != 4) return false;
+    const auto& attrs = ops::AttrsAs<ops::QuantizedMatmulAttrs>(*q->attrs);
+    return !attrs.activation && !attrs.gated;
+  };
+  std::vector<OperandId> output_ids(graph_outputs.begin(), graph_outputs.end());
+  int fused = 0;
+  for (uint32_t i : graph.NodesReaching(output_ids)) {
+    const Node& out_mul = graph.nodes()[i];
+    if (out_mul.op != ops::OpKind::mul || out_mul.inputs.size() != 2) continue;
+    for (int side = 0; side < 2; ++side) {
+      const OperandId silu = out_mul.inputs[side], u = out_mul.inputs[1 - side];
+      const Node* silu_mul = sole(silu, ops::OpKind::mul);
+      if (!silu_mul || silu == u) continue;
+      // silu = g * sigmoid(g), g read only by the two.
+      const Node* sigmoid = nullptr;
+      OperandId g = kNoOperand;
+      for (int s = 0; s < 2 && !sigmoid; ++s) {
+        sigmoid = sole(silu_mul->inputs[s], ops::OpKind::sigmoid);
+        g = silu_mul->inputs[1 - s];
+        if (sigmoid && sigmoid->inputs[0] != g) sigmoid = nullptr;
+      }
+      if (!sigmoid || graph_outputs.count(g) ||
+          !std::all_of(consumers[g].begin(), consumers[g].end(), [&](uint32_t c) {
+            return &graph.nodes()[c] == sigmoid || &graph.nodes()[c] == silu_mul;
+          }))
+        continue;
+      const Node* gate = ProducerOf(graph, g, ops::OpKind::quantizedMatmul);
+      const Node* up = sole(u, ops::OpKind::quantizedMatmul);
+      if (!plain(gate) || !plain(up) || gate->inputs[0] != up->inputs[0]) continue;
+      const auto& ga = ops::AttrsAs<ops::QuantizedMatmulAttrs>(*gate->attrs);
+      if (ga.weight_transposed != ops::AttrsAs<ops::QuantizedMatmulAttrs>(*up->attrs).weight_transposed) continue;
+      bool same = true;
+      for (size_t in = 1; in < 4; ++in)
+        same = same && graph.operand(gate->inputs[in]).desc == graph.operand(up->inputs[in]).desc;
+      const core::OperandDesc desc = graph.operand(out_mul.outputs[0]).desc;
+      if (!same || graph.operand(g).desc != desc || graph.operand(u).desc != desc) continue;
+      auto attrs = std::make_shared<ops::QuantizedMatmulAttrs>(ga);
+      attrs->gated = true;
+      std::vector<OperandId> inputs{gate->inputs[0], gate->inputs[1], gate->inputs[2], gate->inputs[3], kNoOperand,
+                                    up->inputs[1],   up->inputs[2],   up->inputs[3]};
+      const OperandId y = out_mul.outputs[0];
+      const std::string label = out_mul.label;
+      const uint32_t node = static_cast<uint32_t>(graph.nodes().size());
+      graph.AppendNode(ops::OpKind::quantizedMatmul, label, std::move(inputs), std::move(attrs), {desc});
+      graph.SetNodeOutput(node, 0, y);  // both projections, the sigmoid and the muls become unreachable
+      ++fused;
+      break;
+    }
   }
   return fused;
 }

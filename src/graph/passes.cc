@@ -432,6 +432,8 @@ PassStats RunPasses(Graph& graph, const std::map<std::string, OperandId>& output
   if (options.fusions.quantized_matmul) {
     stats.quantized_matmuls = FuseQuantizedMatmul(graph, outputs);
     DetachUnreachable(graph, outputs);
+    stats.swiglus = FuseSwiGlu(graph, outputs);
+    DetachUnreachable(graph, outputs);
   }
   // After the fusions (fused attrs carry over); opt-in, see PassOptions.
   if (options.nhwc_layout) stats.nhwc_nodes = ConvertToNhwc(graph, outputs);

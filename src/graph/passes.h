@@ -21,6 +21,7 @@ struct PassStats {
   int nhwc_nodes = 0;  // nodes running in nhwc after ConvertToNhwc (graph/layout_pass.h)
   int fused_elementwise = 0;  // fusedElementwise nodes made by FuseElementwise
   int quantized_matmuls = 0;  // quantizedMatmul nodes made by FuseQuantizedMatmul
+  int swiglus = 0;            // gated quantizedMatmul nodes made by FuseSwiGlu
   int attentions = 0;         // attention nodes made by FuseAttention
   int normalizations = 0;     // fusedNormalization nodes made by FuseNormalization
   int skip_normalizations = 0;  // of them (or builtin layerNormalizations), those that took a residual add
@@ -68,6 +69,15 @@ int FuseElementwise(Graph& graph, const std::map<std::string, OperandId>& output
 // Implemented in graph/fuse_quantized_matmul.cc.
 int FuseQuantizedMatmul(Graph& graph, const std::map<std::string, OperandId>& outputs);
 
+// SwiGLU of two quantized projections, mul(mul(g, sigmoid(g)), u) with g and
+// u quantizedMatmuls of the same input (no bias, no activation, weights of
+// one type and shape), becomes one gated quantizedMatmul computing both and
+// writing only the product. Runs after FuseQuantizedMatmul, before
+// FuseElementwise (which would take the muls and the sigmoid). SwiGLU over
+// float matmuls stays as the element-wise chain FuseElementwise makes of it.
+// Implemented in graph/fuse_quantized_matmul.cc.
+int FuseSwiGlu(Graph& graph, const std::map<std::string, OperandId>& outputs);
+
 // Scaled dot-product attention written out, matmul(softmax(add(mul(matmul(q,
 // transpose(k)), c), mask)), v) with the scale and the mask optional and k, v
 // possibly repeated per query-head group (GQA's reshape + expand + reshape),
@@ -100,7 +110,7 @@ struct PassOptions {
   bool nhwc_layout = false;
   // The fused forms the target device implements (ops::Device::Fusions): the
   // epilogue fusions run only with `epilogues`, FuseElementwise within the
-  // device's chain limits, FuseQuantizedMatmul with
+  // device's chain limits, FuseQuantizedMatmul and FuseSwiGlu with
   // `quantized_matmul`, FuseAttention with `attention`, FuseNormalization with
   // `normalization`, FuseRotaryEmbedding with `rotary_embedding`. The default
   // is every form, unbounded.

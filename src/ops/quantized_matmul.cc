@@ -17,6 +17,13 @@ std::vector<OperandDesc> InferQuantizedMatmul(const InferContext& ctx, const OpA
   if (!MaybeEqual(a.shape.back(), k))
     ctx.Fail("the columns of 'a' ", ctx.ShapeToString(a.shape), " must equal the rows of the weight ",
              ctx.ShapeToString(w.shape));
+  if (AttrsAs<QuantizedMatmulAttrs>(attrs).gated) {
+    const OperandDesc* up = in.size() > 5 ? in[5] : nullptr;
+    if (!up || up->type != w.type || up->shape != w.shape)
+      ctx.Fail("a gated quantizedMatmul needs an up weight of the weight's type and shape ",
+               ctx.ShapeToString(w.shape));
+    if (in.size() > 4 && in[4]) ctx.Fail("a gated quantizedMatmul takes no bias");
+  }
   Shape out(a.shape.begin(), a.shape.end() - 1);
   out.push_back(w.shape[transposed ? 0 : 1]);
   return {OperandDesc{a.type, std::move(out)}};
@@ -31,7 +38,10 @@ const OpSchema& QuantizedMatmulSchema(OpKind op) {
        {"weight", DataTypeSet{DataType::kInt4, DataType::kUint4, DataType::kInt8, DataType::kUint8}, -1, Rank(2)},
        {"scale", {}, 0, Rank(2)},
        {"zeroPoint", {}, 1, Rank(2)},
-       {"bias", {}, 0, kAnyRank, true}},
+       {"bias", {}, 0, kAnyRank, true},
+       {"upWeight", {}, 1, Rank(2), true},
+       {"upScale", {}, 0, Rank(2), true},
+       {"upZeroPoint", {}, 1, Rank(2), true}},
       {{"output", {}, 0, RanksFrom(2)}},
       &InferQuantizedMatmul};
   if (op != OpKind::quantizedMatmul) throw std::logic_error("QuantizedMatmulSchema: not quantizedMatmul");

@@ -13,6 +13,12 @@
 //   scale      a's type, rank 2, blockwise broadcast to weight's shape
 //   zeroPoint  weight's type, scale's shape
 //   bias       optional, a's type: added along N ([N], [1, ..., N] or one value)
+//   upWeight, upScale, upZeroPoint
+//              with `gated` (SwiGLU): a second weight of the first's shape and
+//              type, and its parameters; the output is then
+//              silu(a W) * (a W_up) = (g * sigmoid(g)) * u, the gate and up
+//              projections of a transformer's feed-forward block computed
+//              together (no bias, no activation)
 // Output: a's type, [..., M, N].
 #pragma once
 
@@ -26,6 +32,7 @@ namespace webnn::ops {
 struct QuantizedMatmulAttrs final : OpAttrs {
   bool weight_transposed = false;
   std::optional<FusedActivation> activation;  // carried over from the matmul / gemm
+  bool gated = false;                         // SwiGLU of two weights (inputs 5-7)
 };
 
 }  // namespace webnn::ops

@@ -47,6 +47,7 @@
 #include <vector>
 
 #include "core/float16.h"
+#include "ops/cpu/activation.h"
 #include "ops/cpu/float16.h"
 #include "ops/cpu/fused_epilogue.h"
 #include "ops/cpu/gemm.h"
@@ -75,6 +76,12 @@ struct PackedWeights {
   std::vector<float> scales;         // [groups][blocks][kGroup]
   std::vector<uint8_t> zero_points;  // [groups][blocks][kGroup] (int8: two's complement), or empty:
   int32_t zero_point = 0;            // every zero point, when they are all equal
+  // Gated (SwiGLU) weights: the groups alternate between the gate's and the
+  // up projection's (group 2j: gate columns 16j.., group 2j + 1: up columns
+  // 16j..), n counts both padded to whole groups, and the output has gated_n
+  // columns. 0 for a plain weight.
+  size_t gated_n = 0;
+  size_t out_n() const { return gated_n ? gated_n : n; }
 
   const uint8_t* codes_at(size_t g, size_t b) const {
     return code_bytes.data() + ((g * blocks + b) * code_rows) * kGroup;
@@ -364,8 +371,8 @@ uint8_t CodeAt(const TensorView& t, size_t i) {
 }
 
 // The packed weights of a quantizedMatmul's weight, scale and zero point.
-std::shared_ptr<const PackedWeights> Pack(const TensorView& weight, const TensorView& scale,
-                                          const TensorView& zero_point, bool transposed) {
+std::shared_ptr<PackedWeights> Pack(const TensorView& weight, const TensorView& scale, const TensorView& zero_point,
+                                    bool transposed) {
   auto p = std::make_shared<PackedWeights>();
   const size_t rows = weight.shape[0], cols = weight.shape[1];
   p->k = transposed ? cols : rows;
@@ -447,6 +454,61 @@ std::shared_ptr<const PackedWeights> Pack(const TensorView& weight, const Tensor
   return p;
 }
 
+// The gated weights of a SwiGLU (PackedWeights::gated_n) from the gate's and
+// the up projection's packed weights (same shapes, codes and block).
+std::shared_ptr<PackedWeights> Interleave(const PackedWeights& gate, const PackedWeights& up) {
+  auto p = std::make_shared<PackedWeights>(gate);
+  p->gated_n = gate.n;
+  p->groups = 2 * gate.groups;
+  p->n = p->groups * kGroup;
+  p->factorable = gate.factorable && up.factorable;
+  const size_t code_stride = gate.blocks * gate.code_rows * kGroup, param_stride = gate.blocks * kGroup;
+  p->code_bytes.resize(2 * gate.code_bytes.size());
+  p->scales.resize(2 * gate.scales.size());
+  // One zero point for all only when both have the same one.
+  const bool uniform = gate.zero_points.empty() && up.zero_points.empty() && gate.zero_point == up.zero_point;
+  p->zero_points.assign(uniform ? 0 : 2 * gate.groups * param_stride, 0);
+  for (size_t g = 0; g < gate.groups; ++g) {
+    for (int half = 0; half < 2; ++half) {
+      const PackedWeights& src = half ? up : gate;
+      const size_t dst_group = 2 * g + half;
+      std::copy_n(src.code_bytes.data() + g * code_stride, code_stride, p->code_bytes.data() + dst_group * code_stride);
+      std::copy_n(src.scales.data() + g * param_stride, param_stride, p->scales.data() + dst_group * param_stride);
+      if (uniform) continue;
+      uint8_t* z = p->zero_points.data() + dst_group * param_stride;
+      if (src.zero_points.empty()) std::fill_n(z, param_stride, static_cast<uint8_t>(src.zero_point));
+      else std::copy_n(src.zero_points.data() + g * param_stride, param_stride, z);
+    }
+  }
+  return p;
+}
+
+// out[r, j] = silu(gate) * up = (gate * sigmoid(gate)) * up, as the written-out
+// mul(mul(g, sigmoid(g)), u) rounds it, for the gated columns of groups
+// [g0, g1) (even) in `wide` (leading dimension ld_wide, column 0 = group g0)
+// into out (leading dimension ld_out) over `rows` rows.
+void SwiGlu(const PackedWeights& p, const float* wide, size_t ld_wide, size_t rows, size_t g0, size_t g1, float* out,
+            size_t ld_out) {
+  static const ActivationF32 kSigmoid = MakeActivationF32(OpKind::sigmoid, ActivationAttrs{});
+  const size_t j0 = g0 / 2 * kGroup, j1 = std::min(p.gated_n, g1 / 2 * kGroup);
+  if (j1 <= j0) return;
+  const size_t cols = j1 - j0;
+  HWY_ALIGN float gate[2 * kGroup], sig[2 * kGroup];
+  for (size_t r = 0; r < rows; ++r) {
+    const float* w = wide + r * ld_wide;
+    float* o = out + r * ld_out + j0;
+    for (size_t j = 0; j < cols; j += kGroup) {
+      const size_t pair = j / kGroup, n = std::min(kGroup, cols - j);
+      const float* g = w + pair * 2 * kGroup;
+      const float* u = g + kGroup;
+      std::copy_n(g, n, sig);
+      std::copy_n(g, n, gate);
+      ApplyActivationF32(kSigmoid, sig, n);
+      for (size_t c = 0; c < n; ++c) o[j + c] = (gate[c] * sig[c]) * u[c];
+    }
+  }
+}
+
 // Columns per chunk of the GEMM path: whole groups and whole GEMM panels,
 // a [K, chunk] float32 tile of about kTileBytes, and at least one chunk per
 // thread when there are enough columns. Each chunk is one GEMM call, which
@@ -454,8 +516,9 @@ std::shared_ptr<const PackedWeights> Pack(const TensorView& weight, const Tensor
 // and 128 x 4864 x 896 (Zen 5, 1 thread): 256 KiB tiles 143 / 123 GFLOP/s,
 // 1 MiB 168 / 133, 2 MiB 168 / 163, 4 MiB 166 / 157.
 constexpr size_t kTileBytes = 2 << 20;
-size_t ChunkColumns(size_t k, size_t n, size_t threads) {
-  const size_t unit = std::lcm(kGroup, GemmPanelWidth());
+// Gated weights: whole pairs of groups.
+size_t ChunkColumns(size_t k, size_t n, size_t threads, bool gated) {
+  const size_t unit = std::lcm(gated ? 2 * kGroup : kGroup, GemmPanelWidth());
   size_t chunk = std::max<size_t>(1, (kTileBytes / sizeof(float)) / std::max<size_t>(1, k) / unit) * unit;
   const size_t per_thread = (n + threads - 1) / threads;
   chunk = std::min(chunk, std::max(unit, (per_thread + unit - 1) / unit * unit));
@@ -477,9 +540,11 @@ bool TameActivations(const float* a, size_t count) {
   return tame;
 }
 
+// c [m, p.out_n()] = a [m, k] times the weights (gated: their SwiGLU).
 void QuantizedMatmulF32(const PackedWeights& p, const float* a, size_t m, float* c, const FusedEpilogue& fusion,
                         core::ParallelFor& parallel) {
   const size_t k = p.k, n = p.n;
+  const bool gated = p.gated_n != 0;
   const GemmEpilogue& epilogue = fusion.epilogue();
   if (m <= kMatvecRows) {
     // The factored GEMV's block sums of each row of A.
@@ -491,32 +556,46 @@ void QuantizedMatmulF32(const PackedWeights& p, const float* a, size_t m, float*
         for (size_t r = 0; r < p.block; ++r) sum += a[i * k + b * p.block + r];
         block_sums[i * p.blocks + b] = sum;
       }
+    // Gated: the gate and up columns go to `wide`, each chunk's SwiGLU to c.
+    const memory::Scratch<float> wide(gated ? m * n : 0, "quantizedMatmul: gate and up projections");
+    float* dst = gated ? wide.data() : c;
     // core::ChunksForFlops: about 4 chunks per thread. Finer chunks cost more
     // than they balance: with ~100K-flop chunks (~100 per projection) the
     // decoder's decode step took 24.3 ms at 2 threads, 23.7 at 1; with 4 per
-    // thread, 20.1 (Zen 5, 2 cores).
-    const size_t chunks = core::ChunksForFlops(2.0 * m * k * n, p.groups, parallel.NumThreads());
+    // thread, 20.1 (Zen 5, 2 cores). Gated weights split at pairs of groups.
+    const size_t step = gated ? 2 : 1, units = p.groups / step;
+    const size_t chunks = core::ChunksForFlops(2.0 * m * k * n, units, parallel.NumThreads());
     parallel.Run(chunks, 1, [&](size_t c0, size_t c1) {
-      HWY_DYNAMIC_DISPATCH(QuantizedMatvec)(p, a, k, factored ? block_sums.data() : nullptr, m, c, n, &epilogue,
-                                            c0 * p.groups / chunks,
-                                            c1 * p.groups / chunks);
+      const size_t g0 = c0 * units / chunks * step, g1 = c1 * units / chunks * step;
+      HWY_DYNAMIC_DISPATCH(QuantizedMatvec)(p, a, k, factored ? block_sums.data() : nullptr, m, dst, n, &epilogue,
+                                            g0, g1);
+      if (gated) SwiGlu(p, dst + g0 * kGroup, n, m, g0, g1, c, p.gated_n);
     });
     return;
   }
-  const size_t chunk = ChunkColumns(k, n, parallel.NumThreads());
+  const size_t chunk = ChunkColumns(k, n, parallel.NumThreads(), gated);
   const size_t chunks = (n + chunk - 1) / chunk;
   parallel.Run(chunks, 1, [&](size_t c0, size_t c1) {
     const memory::Scratch<float> tile(k * chunk, "quantizedMatmul: a dequantized tile of the weight");
+    const memory::Scratch<float> product(gated ? std::min(m, kChunkRows) * chunk : 0,
+                                         "quantizedMatmul: a tile of the gate and up projections");
     core::SerialFor serial;
     for (size_t ci = c0; ci < c1; ++ci) {
       const size_t n0 = ci * chunk, cols = std::min(chunk, n - n0);
-      HWY_DYNAMIC_DISPATCH(QuantizedDequantize)(p, n0 / kGroup, (n0 + cols + kGroup - 1) / kGroup, tile.data(), chunk);
+      const size_t g0 = n0 / kGroup, g1 = (n0 + cols + kGroup - 1) / kGroup;
+      HWY_DYNAMIC_DISPATCH(QuantizedDequantize)(p, g0, g1, tile.data(), chunk);
       GemmEpilogue tile_epilogue = epilogue;
       if (epilogue.bias) tile_epilogue.bias = epilogue.bias + n0;
       for (size_t r0 = 0; r0 < m; r0 += kChunkRows) {
         const size_t rows = std::min(kChunkRows, m - r0);
-        GemmF32(rows, cols, k, a + r0 * k, k, tile.data(), chunk, false, c + r0 * n + n0, n, tile_epilogue,
+        if (!gated) {
+          GemmF32(rows, cols, k, a + r0 * k, k, tile.data(), chunk, false, c + r0 * n + n0, n, tile_epilogue,
+                  GemmOptions{}, serial);
+          continue;
+        }
+        GemmF32(rows, cols, k, a + r0 * k, k, tile.data(), chunk, false, product.data(), chunk, tile_epilogue,
                 GemmOptions{}, serial);
+        SwiGlu(p, product.data(), chunk, rows, g0, g1, c + r0 * p.gated_n, p.gated_n);
       }
     }
   });
@@ -528,7 +607,7 @@ void RunQuantizedMatmul(const KernelContext& ctx) {
   const TensorView& a = ctx.inputs[0];
   const TensorView& out = ctx.outputs[0];
   const size_t m = a.elements() / p.k;
-  const FusedEpilogue fusion(OptionalInput(ctx.inputs, 4), attrs.activation, p.n, ctx.parallel);
+  const FusedEpilogue fusion(OptionalInput(ctx.inputs, 4), attrs.activation, p.out_n(), ctx.parallel);
   if (out.type == DataType::kFloat32) {
     QuantizedMatmulF32(p, a.as<float>(), m, out.as<float>(), fusion, ctx.parallel);
     fusion.ApplyRest(out.as<float>(), out.elements(), ctx.parallel);
@@ -546,29 +625,37 @@ std::shared_ptr<const void> PrepareQuantizedMatmul(const PrepareContext& ctx) {
   const TensorView& a = ctx.inputs[0];
   const TensorView& weight = ctx.inputs[1];
   const TensorView& out = ctx.outputs[0];
-  if (!weight.present() || !ctx.inputs[2].present() || !ctx.inputs[3].present())
-    throw std::logic_error("quantizedMatmul: the weight, scale and zero point must be constants");
-  const size_t k = weight.shape[attrs.weight_transposed ? 1 : 0], n = weight.shape[attrs.weight_transposed ? 0 : 1];
+  auto constant = [&](size_t i) { return i < ctx.inputs.size() && ctx.inputs[i].present(); };
+  if (!constant(1) || !constant(2) || !constant(3) || (attrs.gated && (!constant(5) || !constant(6) || !constant(7))))
+    throw std::logic_error("quantizedMatmul: the weights, scales and zero points must be constants");
+  std::shared_ptr<PackedWeights> packed = Pack(weight, ctx.inputs[2], ctx.inputs[3], attrs.weight_transposed);
+  if (attrs.gated)
+    packed = Interleave(*packed, *Pack(ctx.inputs[5], ctx.inputs[6], ctx.inputs[7], attrs.weight_transposed));
+  const size_t k = packed->k, n = packed->n;
   const size_t m = a.elements() / k;  // at the maximum shapes
   memory::WorkspaceSize& ws = ctx.workspace;
   // A bias that is not a constant has no data here: counted by its presence.
-  AddFusedEpilogueWorkspace(ws, ctx.inputs.size() > 4 ? &ctx.inputs[4] : nullptr, n);
+  AddFusedEpilogueWorkspace(ws, ctx.inputs.size() > 4 ? &ctx.inputs[4] : nullptr, packed->out_n());
   if (out.type == DataType::kFloat16) {
     AddF32InputWorkspace(ws, &a);
     ws.AddShared<float>(out.elements());
   }
-  // The factored GEMV's block sums of A (M <= kMatvecRows rows).
-  ws.AddShared<float>(std::min(m, kMatvecRows) * ctx.inputs[2].shape[attrs.weight_transposed ? 1 : 0]);
+  // The factored GEMV's block sums of A (M <= kMatvecRows rows), and gated,
+  // the gate and up columns.
+  ws.AddShared<float>(std::min(m, kMatvecRows) * packed->blocks);
+  if (attrs.gated) ws.AddShared<float>(std::min(m, kMatvecRows) * n);
   if (m > kMatvecRows) {  // (the maximum M: smaller runs may take the GEMV path)
     // Any thread count: the chunk is largest with one thread.
-    const size_t chunk = ChunkColumns(k, n, 1);
+    const size_t chunk = ChunkColumns(k, n, 1, attrs.gated);
     ws.AddPerWorker<float>(k * chunk);
+    if (attrs.gated) ws.AddPerWorker<float>(std::min(m, kChunkRows) * chunk);
     AddGemmWorkspace(ws, std::min(m, kChunkRows), chunk, k, /*b_packed=*/false, false, /*in_body=*/true);
   }
-  std::shared_ptr<const PackedWeights> packed = Pack(weight, ctx.inputs[2], ctx.inputs[3], attrs.weight_transposed);
   ctx.prepared_bytes += packed->bytes();
-  ctx.packed_inputs |= (1u << 1) | (1u << 2) | (1u << 3);  // RunQuantizedMatmul reads their shapes only
-  return packed;
+  // RunQuantizedMatmul reads their shapes only.
+  ctx.packed_inputs |= (1u << 1) | (1u << 2) | (1u << 3);
+  if (attrs.gated) ctx.packed_inputs |= (1u << 5) | (1u << 6) | (1u << 7);
+  return std::shared_ptr<const PackedWeights>(std::move(packed));
 }
 
 }  // namespace
@@ -577,7 +664,8 @@ void RegisterQuantizedMatmulKernels(OpKind op, KernelRegistry& registry) {
   const DataTypeSet codes{DataType::kInt4, DataType::kUint4, DataType::kInt8, DataType::kUint8};
   for (DataType t : {DataType::kFloat32, DataType::kFloat16}) {
     const DataTypeSet s{t};
-    registry.Add(CpuKernel{op, &RunQuantizedMatmul, &PrepareQuantizedMatmul, {s, codes, s, codes, s}, {s}});
+    registry.Add(
+        CpuKernel{op, &RunQuantizedMatmul, &PrepareQuantizedMatmul, {s, codes, s, codes, s, codes, s, codes}, {s}});
   }
 }
 
