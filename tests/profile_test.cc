@@ -94,3 +94,33 @@ TEST_CASE("profile: each step's op, device, shapes, time, flops and bytes", "[de
   CHECK(saw_conv);
   CHECK(saw_matmul);
 }
+
+TEST_CASE("profile: a SwiGLU's gated quantizedMatmul counts both projections", "[device][profile]") {
+  // silu(x Wg) * (x Wu), int4 weights [64, 40] (blocks of 32): one gated
+  // quantizedMatmul where the device fuses it, two matmuls where it does not;
+  // either way 2 x (2 M N K) flops in all.
+  MLContext ctx = ML::createContext({.device = DeviceUnderTest()});
+  MLGraphBuilder b(ctx);
+  const MLOperand x = b.input("x", {F32, {3, 64}});
+  std::vector<uint8_t> codes(64 * 40 / 2, 0x21);
+  std::vector<float> scales(2 * 40, 0.125f);
+  std::vector<uint8_t> zero_points(2 * 40 / 2, 0);
+  auto weight = [&] {
+    return b.dequantizeLinear(b.constant({MLOperandDataType::kInt4, {64, 40}}, MLBufferSource(std::span<const uint8_t>(codes))),
+                              b.constant({F32, {2, 40}}, MLBufferSource(std::span<const float>(scales))),
+                              b.constant({MLOperandDataType::kInt4, {2, 40}}, MLBufferSource(std::span<const uint8_t>(zero_points))));
+  };
+  const MLOperand g = b.matmul(x, weight()), u = b.matmul(x, weight());
+  MLGraph graph = b.build({{"y", b.mul(b.mul(g, b.sigmoid(g)), u)}});
+  MLTensor tx = ctx.createTensor({.dataType = F32, .shape = {3, 64}, .writable = true});
+  MLTensor ty = ctx.createTensor({.dataType = F32, .shape = {3, 40}, .readable = true});
+  std::vector<float> data;
+  ctx.writeTensor(tx, Halves(data, 3 * 64));
+  MLDispatchOptions options;
+  options.profile = true;
+  ctx.dispatch(graph, {{"x", tx}}, {{"y", ty}}, options);
+  ctx.finish();
+  double flops = 0;
+  for (const MLStepProfile& step : graph.profile().steps) flops += step.flops;
+  CHECK(flops == 2 * (2.0 * 3 * 40 * 64));
+}

@@ -4,6 +4,7 @@
 #include "ops/conv2d.h"
 #include "ops/conv_transpose2d.h"
 #include "ops/gemm.h"
+#include "ops/quantized_matmul.h"
 #include "ops/schema.h"
 
 namespace webnn::ops {
@@ -21,8 +22,10 @@ StepCost CostOf(const Program& program, const ProgramStep& step, std::span<const
   const double out = elements(step.outputs[0]);
   switch (step.op) {
     case OpKind::matmul:  // every output element is a dot product along A's last dimension
-    case OpKind::quantizedMatmul:
       if (!a.empty()) c.flops = 2.0 * out * a.back();
+      break;
+    case OpKind::quantizedMatmul:  // gated: two dot products per output element (gate and up)
+      if (!a.empty()) c.flops = (AttrsAs<QuantizedMatmulAttrs>(*step.attrs).gated ? 4.0 : 2.0) * out * a.back();
       break;
     case OpKind::attention: {  // per query row: T scores of D products, then T rows of Dv
       const std::vector<uint32_t>& v = shapes[step.inputs[2]];
