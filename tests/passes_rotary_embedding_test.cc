@@ -445,13 +445,12 @@ MLOperand Body(const RopeCase& c, MLGraphBuilder& b, const std::vector<MLOperand
 }
 
 Tolerance ToleranceOf(const RopeCase& c) {
-  // float32: the kernel rounds the graph's products and sums as its ops do
-  // (the reference's float64 ops rounded to float32 give the same), so only
-  // a device that contracts them into FMAs differs, by an ulp or two of the
-  // products. float16: the unfused graph rounds both products to float16
-  // (2^-11 relative, products up to 1 in magnitude) before the sum; the
-  // kernel rounds once. Scaled: relative for the huge special values.
-  return Tolerance::Scaled(c.type == T::kFloat16 ? 3e-3 : 1e-6);
+  // float32: the kernels round the graph's products and sums as its ops do
+  // (the reference's float64 ops rounded to float32 give the same): exact.
+  // float16: the unfused graph rounds both products to float16 (2^-11
+  // relative, products up to 1 in magnitude) before the sum; the kernel
+  // rounds once. Scaled: relative for the huge special values.
+  return c.type == T::kFloat16 ? Tolerance::Scaled(3e-3) : Tolerance::Ulp(0);
 }
 
 void Check(const RopeCase& c, uint64_t seed, bool passes = true) {

@@ -11,6 +11,13 @@
 // narrowed once when stored. Rows are split over threads in chunks of about
 // kElementwiseGrain elements, so a decode step (14 rows of 64) is one chunk
 // on the calling thread.
+// GCC contracts a product and the sum it feeds into one FMA by default
+// (-ffp-contract=fast), even across Highway's Mul and Sub: one rounding
+// instead of the graph's two (and Inf where the graph's Inf - Inf gives NaN).
+// Off for this file, whose results are the written-out ops' to the bit.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("fp-contract=off")
+#endif
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "ops/cpu/rotary_embedding.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
