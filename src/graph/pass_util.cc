@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "core/float16.h"
+
 namespace webnn::graph {
 
 std::set<OperandId> OutputSet(const std::map<std::string, OperandId>& outputs) {
@@ -41,7 +43,14 @@ std::optional<std::vector<float>> HostFloats(const Graph& graph, OperandId id) {
 }
 
 std::optional<float> ScalarConstant(const Graph& graph, OperandId id) {
-  if (id == kNoOperand || core::ElementCount(graph.operand(id).desc.shape) != 1) return std::nullopt;
+  if (id == kNoOperand || core::ElementCount(graph.operand(id).desc.shape) != 1 || !IsHostConstant(graph, id))
+    return std::nullopt;
+  const Operand& o = graph.operand(id);
+  if (o.desc.type == core::DataType::kFloat16 && o.constant->host->size() == sizeof(uint16_t)) {
+    uint16_t bits;
+    std::memcpy(&bits, o.constant->host->data(), sizeof(bits));
+    return core::HalfBitsToFloat(bits);  // exact
+  }
   const auto v = HostFloats(graph, id);
   return v && v->size() == 1 ? std::optional<float>((*v)[0]) : std::nullopt;
 }

@@ -30,8 +30,8 @@ bool IsHostConstant(const Graph& graph, OperandId id);
 // The float32 values of a constant with host data, or nothing.
 std::optional<std::vector<float>> HostFloats(const Graph& graph, OperandId id);
 
-// The value of a one-element float32 host constant (its shape checked before
-// any data is read).
+// The value of a one-element float32 or float16 host constant (its shape
+// checked before any data is read; float16 widened exactly).
 std::optional<float> ScalarConstant(const Graph& graph, OperandId id);
 
 }  // namespace webnn::graph
