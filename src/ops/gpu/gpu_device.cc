@@ -337,12 +337,13 @@ class GpuDevice final : public Device {
   // A CPU implementation of Vulkan (lavapipe) is no accelerator: kAuto never
   // prefers it over the cpu device.
   bool accelerated() const override { return !vulkan_->is_cpu(); }
-  // The epilogues of shaders/epilogue.glsl; fusedElementwise chains as long
-  // as shaders/fused_elementwise.comp runs.
+  // Every fused form (src/ops/gpu/<family>.cc of each internal op), with
+  // fusedElementwise chains as long as shaders/fused_elementwise.comp runs.
   DeviceFusions Fusions() const override {
-    return {.epilogues = true,
-            .elementwise_max_inputs = gpu::kFusedElementwiseMaxInputs,
-            .elementwise_max_steps = gpu::kFusedElementwiseMaxSteps};
+    DeviceFusions fusions = DeviceFusions::All();
+    fusions.elementwise_max_inputs = gpu::kFusedElementwiseMaxInputs;
+    fusions.elementwise_max_steps = gpu::kFusedElementwiseMaxSteps;
+    return fusions;
   }
   std::string features() const override { return vulkan_->FeatureSummary(); }
   FloatBehaviour float_behaviour() const override {
