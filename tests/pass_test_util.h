@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <random>
@@ -18,6 +19,8 @@
 
 namespace webnn::test {
 
+using Strings = std::vector<std::string>;
+
 inline core::OperandDesc StaticDesc(core::DataType type, const std::vector<uint32_t>& shape) {
   core::OperandDesc desc{type, {}};
   for (uint32_t d : shape) desc.shape.push_back(core::Dim::Static(d));
@@ -30,6 +33,13 @@ inline graph::OperandId PassNode(graph::Graph& g, ops::OpKind op, std::vector<gr
   return g.AddNode(op, "", std::move(inputs), std::move(attrs), ops::SchemaLimits(ops::GetSchema(op)))[0];
 }
 
+// A float32 scalar host constant.
+inline graph::OperandId ScalarF32(graph::Graph& g, float v) {
+  std::vector<std::byte> bytes(sizeof(float));
+  std::memcpy(bytes.data(), &v, sizeof(float));
+  return g.AddHostConstant(StaticDesc(core::DataType::kFloat32, {}), std::move(bytes));
+}
+
 // The ops of the nodes reaching `outputs`, by name, sorted (the order among
 // independent nodes is the lowering's business).
 inline std::vector<std::string> SortedLiveOps(const graph::Graph& g, const std::map<std::string, graph::OperandId>& outputs) {
@@ -39,6 +49,14 @@ inline std::vector<std::string> SortedLiveOps(const graph::Graph& g, const std::
   for (uint32_t i : g.NodesReaching(ids)) ops.emplace_back(ops::OpName(g.nodes()[i].op));
   std::sort(ops.begin(), ops.end());
   return ops;
+}
+
+// CheckAgainstReference on the device under test, graph passes on or off
+// (then " (passes off)" ends `what`).
+inline void CheckWithPasses(const std::string& what, bool passes, const std::vector<InputSpec>& specs,
+                            const GraphBody& body, Tolerance tolerance, uint64_t seed) {
+  MLContextOptions options{.device = DeviceUnderTest(), .graphPasses = passes};
+  CheckAgainstReference(options, what + (passes ? "" : " (passes off)"), specs, body, tolerance, seed);
 }
 
 // The ops of the program `body` compiles to on a context made from `options`

@@ -33,34 +33,24 @@ using T = MLOperandDataType;
 using graph::Graph;
 using graph::OperandId;
 using ops::OpKind;
-using Strings = std::vector<std::string>;
 
 // ---- graph::Graph level ------------------------------------------------------
 
 core::OperandDesc Desc(std::vector<uint32_t> shape) { return StaticDesc(core::DataType::kFloat32, shape); }
 
-OperandId Node(Graph& g, OpKind op, std::vector<OperandId> inputs,
-               std::shared_ptr<const ops::OpAttrs> attrs = std::make_shared<ops::NoAttrs>()) {
-  return PassNode(g, op, std::move(inputs), std::move(attrs));
-}
 
 OperandId Matmul(Graph& g, OperandId a, OperandId b) {
-  return Node(g, OpKind::matmul, {a, b}, std::make_shared<ops::MatmulAttrs>());
+  return PassNode(g, OpKind::matmul, {a, b}, std::make_shared<ops::MatmulAttrs>());
 }
 OperandId Softmax(Graph& g, OperandId x, uint32_t axis) {
   auto attrs = std::make_shared<ops::SoftmaxAttrs>();
   attrs->axis = axis;
-  return Node(g, OpKind::softmax, {x}, attrs);
+  return PassNode(g, OpKind::softmax, {x}, attrs);
 }
 OperandId SwapLast(Graph& g, OperandId x) {
   auto attrs = std::make_shared<ops::TransposeAttrs>();
   attrs->permutation = std::vector<uint32_t>{0, 1, 3, 2};
-  return Node(g, OpKind::transpose, {x}, attrs);
-}
-OperandId Scalar(Graph& g, float v) {
-  std::vector<std::byte> bytes(sizeof(float));
-  std::memcpy(bytes.data(), &v, sizeof(float));
-  return g.AddHostConstant(Desc({}), std::move(bytes));
+  return PassNode(g, OpKind::transpose, {x}, attrs);
 }
 
 std::vector<std::string> LiveOps(Graph& g, const std::map<std::string, OperandId>& outputs) {
@@ -92,10 +82,10 @@ TEST_CASE("fuse attention: scale and mask forms", "[passes][attention]") {
     const OperandId mask = g.AddInput("mask", Desc({3, 5}));
     OperandId x = Matmul(g, q, SwapLast(g, k));
     const std::string scale = f.scale;
-    if (scale == "mul") x = Node(g, OpKind::mul, {x, Scalar(g, 0.25f)});
-    if (scale == "mul_first") x = Node(g, OpKind::mul, {Scalar(g, 0.25f), x});
-    if (scale == "div") x = Node(g, OpKind::div, {x, Scalar(g, 4.0f)});
-    if (f.mask) x = f.mask_first ? Node(g, OpKind::add, {mask, x}) : Node(g, OpKind::add, {x, mask});
+    if (scale == "mul") x = PassNode(g, OpKind::mul, {x, ScalarF32(g, 0.25f)});
+    if (scale == "mul_first") x = PassNode(g, OpKind::mul, {ScalarF32(g, 0.25f), x});
+    if (scale == "div") x = PassNode(g, OpKind::div, {x, ScalarF32(g, 4.0f)});
+    if (f.mask) x = f.mask_first ? PassNode(g, OpKind::add, {mask, x}) : PassNode(g, OpKind::add, {x, mask});
     const OperandId out = Matmul(g, Softmax(g, x, 3), v);
     INFO("scale " << scale << " mask " << f.mask);
     CHECK(LiveOps(g, {{"out", out}}) == Strings{"attention"});
@@ -124,7 +114,7 @@ TEST_CASE("fuse attention: grouped key/value heads and a transposed key", "[pass
       for (uint32_t d : {1u, 2u, 3u, 7u, 8u}) ex->newShape.emplace_back(d);
       auto r2 = std::make_shared<ops::ReshapeAttrs>();
       for (uint32_t d : {1u, 6u, 7u, 8u}) r2->newShape.emplace_back(d);
-      return Node(g, OpKind::reshape, {Node(g, OpKind::expand, {Node(g, OpKind::reshape, {x}, r1)}, ex)}, r2);
+      return PassNode(g, OpKind::reshape, {PassNode(g, OpKind::expand, {PassNode(g, OpKind::reshape, {x}, r1)}, ex)}, r2);
     };
     const OperandId out = Matmul(g, Softmax(g, Matmul(g, q, SwapLast(g, repeat(k))), 3), repeat(v));
     CHECK(LiveOps(g, {{"out", out}}) == Strings{"attention"});
@@ -150,7 +140,7 @@ TEST_CASE("fuse attention: what stays as built", "[passes][attention]") {
     const OperandId v = g.AddInput("v", Desc({1, 2, 5, 4}));
     const OperandId scores = Matmul(g, q, SwapLast(g, k));
     OperandId x = scores;
-    if (scale_shape_elems > 1) x = Node(g, OpKind::mul, {x, g.AddInput("s", Desc({5}))});  // not a scalar constant
+    if (scale_shape_elems > 1) x = PassNode(g, OpKind::mul, {x, g.AddInput("s", Desc({5}))});  // not a scalar constant
     const OperandId p = Softmax(g, x, axis);
     const OperandId out = axis == 3 ? Matmul(g, p, v) : Matmul(g, p, g.AddInput("w", Desc({1, 2, 5, 4})));
     std::map<std::string, OperandId> outputs{{"out", out}};
@@ -257,8 +247,7 @@ Tolerance ToleranceOf(const AttentionCase& c) {
 }
 
 void Check(const AttentionCase& c, uint64_t seed, bool passes = true) {
-  MLContextOptions options{.device = DeviceUnderTest(), .graphPasses = passes};
-  CheckAgainstReference(options, Describe(c) + (passes ? "" : " (passes off)"), Specs(c),
+  CheckWithPasses(Describe(c), passes, Specs(c),
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           return MLNamedOperands{{"out", Body(c, g, in)}};
                         },

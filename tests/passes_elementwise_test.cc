@@ -34,11 +34,7 @@ using ops::OpKind;
 
 // ---- graph::Graph level ------------------------------------------------------
 
-OperandId Node(Graph& g, OpKind op, std::vector<OperandId> inputs,
-               std::shared_ptr<const ops::OpAttrs> attrs = std::make_shared<ops::NoAttrs>()) {
-  return PassNode(g, op, std::move(inputs), std::move(attrs));
-}
-OperandId Act(Graph& g, OpKind op, OperandId x) { return Node(g, op, {x}, std::make_shared<ops::ActivationAttrs>()); }
+OperandId Act(Graph& g, OpKind op, OperandId x) { return PassNode(g, op, {x}, std::make_shared<ops::ActivationAttrs>()); }
 
 OperandId In(Graph& g, const std::string& name, core::DataType type, std::vector<uint32_t> shape) {
   return g.AddInput(name, StaticDesc(type, shape));
@@ -64,7 +60,6 @@ std::vector<std::string> FusedOps(Graph& g, const std::map<std::string, OperandI
   return ops;
 }
 
-using Strings = std::vector<std::string>;
 
 }  // namespace
 
@@ -72,7 +67,7 @@ TEST_CASE("fuse elementwise: a chain becomes one node", "[passes][fuse_elementwi
   Graph g;
   const OperandId x = In(g, "x", core::DataType::kFloat32, {2, 3});
   const OperandId y = In(g, "y", core::DataType::kFloat32, {3});
-  const OperandId out = Act(g, OpKind::relu, Node(g, OpKind::add, {Node(g, OpKind::exp, {x}), y}));
+  const OperandId out = Act(g, OpKind::relu, PassNode(g, OpKind::add, {PassNode(g, OpKind::exp, {x}), y}));
   int fused = 0;
   CHECK(FusedOps(g, {{"out", out}}, &fused) == Strings{"fusedElementwise[exp > add(x, #1) > relu]"});
   CHECK(fused == 1);
@@ -89,10 +84,10 @@ TEST_CASE("fuse elementwise: operand order, self operands, identity, start opera
   const OperandId c = In(g, "c", core::DataType::kFloat32, {5});
   // sub(c, x): the running value is the second operand; mul(x, x) reads it
   // twice; identity adds no step; c is read twice but is one input.
-  OperandId v = Node(g, OpKind::sub, {c, Node(g, OpKind::neg, {x})});
-  v = Node(g, OpKind::mul, {v, v});
-  v = Node(g, OpKind::identity, {v});
-  v = Node(g, OpKind::div, {v, c});
+  OperandId v = PassNode(g, OpKind::sub, {c, PassNode(g, OpKind::neg, {x})});
+  v = PassNode(g, OpKind::mul, {v, v});
+  v = PassNode(g, OpKind::identity, {v});
+  v = PassNode(g, OpKind::div, {v, c});
   CHECK(FusedOps(g, {{"out", v}}) == Strings{"fusedElementwise[neg > sub(#1, x) > mul(x, x) > div(x, #1)]"});
   CHECK(g.nodes()[g.operand(v).producer].inputs == std::vector<OperandId>{x, c});
 
@@ -100,7 +95,7 @@ TEST_CASE("fuse elementwise: operand order, self operands, identity, start opera
   Graph h;
   const OperandId bias = In(h, "bias", core::DataType::kFloat32, {5});
   const OperandId z = In(h, "z", core::DataType::kFloat32, {4, 5});
-  const OperandId w = Act(h, OpKind::sigmoid, Node(h, OpKind::add, {bias, z}));
+  const OperandId w = Act(h, OpKind::sigmoid, PassNode(h, OpKind::add, {bias, z}));
   CHECK(FusedOps(h, {{"w", w}}) == Strings{"fusedElementwise[add(#1, x) > sigmoid]"});
   CHECK(h.nodes()[h.operand(w).producer].inputs == std::vector<OperandId>{z, bias});
 }
@@ -109,8 +104,8 @@ TEST_CASE("fuse elementwise: a device's input and step limits cut chains", "[pas
   // x > add(#1) > add(#2) > add(#3) > exp > neg: 4 inputs, 5 steps.
   auto build = [](Graph& g) {
     OperandId v = In(g, "x", core::DataType::kFloat32, {2, 3});
-    for (int i = 1; i <= 3; ++i) v = Node(g, OpKind::add, {v, In(g, "c" + std::to_string(i), core::DataType::kFloat32, {3})});
-    return Node(g, OpKind::neg, {Node(g, OpKind::exp, {v})});
+    for (int i = 1; i <= 3; ++i) v = PassNode(g, OpKind::add, {v, In(g, "c" + std::to_string(i), core::DataType::kFloat32, {3})});
+    return PassNode(g, OpKind::neg, {PassNode(g, OpKind::exp, {v})});
   };
   {
     Graph g;
@@ -142,16 +137,16 @@ TEST_CASE("fuse elementwise: shared intermediates and graph outputs split chains
     // e has two readers: exp stays; sin > add is one chain, cos stays.
     Graph g;
     const OperandId x = In(g, "x", core::DataType::kFloat32, {8});
-    const OperandId e = Node(g, OpKind::exp, {x});
-    const OperandId out = Node(g, OpKind::add, {Node(g, OpKind::sin, {e}), Node(g, OpKind::cos, {e})});
+    const OperandId e = PassNode(g, OpKind::exp, {x});
+    const OperandId out = PassNode(g, OpKind::add, {PassNode(g, OpKind::sin, {e}), PassNode(g, OpKind::cos, {e})});
     CHECK(FusedOps(g, {{"out", out}}) == Strings{"cos", "exp", "fusedElementwise[sin > add(x, #1)]"});
   }
   {
     // e is a graph output: the chain restarts after it.
     Graph g;
     const OperandId x = In(g, "x", core::DataType::kFloat32, {8});
-    const OperandId e = Node(g, OpKind::exp, {Node(g, OpKind::abs, {x})});
-    const OperandId out = Node(g, OpKind::neg, {Act(g, OpKind::tanh, e)});
+    const OperandId e = PassNode(g, OpKind::exp, {PassNode(g, OpKind::abs, {x})});
+    const OperandId out = PassNode(g, OpKind::neg, {Act(g, OpKind::tanh, e)});
     CHECK(FusedOps(g, {{"e", e}, {"out", out}}) ==
           Strings{"fusedElementwise[abs > exp]", "fusedElementwise[tanh > neg]"});
   }
@@ -159,7 +154,7 @@ TEST_CASE("fuse elementwise: shared intermediates and graph outputs split chains
     // A single element-wise op, and one between non-element-wise ops, stay.
     Graph g;
     const OperandId x = In(g, "x", core::DataType::kFloat32, {2, 8});
-    const OperandId out = Node(g, OpKind::exp, {x});
+    const OperandId out = PassNode(g, OpKind::exp, {x});
     int fused = -1;
     CHECK(FusedOps(g, {{"out", out}}, &fused) == Strings{"exp"});
     CHECK(fused == 0);
@@ -168,8 +163,8 @@ TEST_CASE("fuse elementwise: shared intermediates and graph outputs split chains
     // A value read by two nodes of the same chain (x > exp > add(exp, x)) is fine.
     Graph g;
     const OperandId x = In(g, "x", core::DataType::kFloat32, {8});
-    const OperandId a = Node(g, OpKind::abs, {x});
-    const OperandId out = Node(g, OpKind::add, {Node(g, OpKind::exp, {a}), a});
+    const OperandId a = PassNode(g, OpKind::abs, {x});
+    const OperandId out = PassNode(g, OpKind::add, {PassNode(g, OpKind::exp, {a}), a});
     CHECK(FusedOps(g, {{"out", out}}) == Strings{"abs", "fusedElementwise[exp > add(x, #0)]"});
   }
 }
@@ -178,7 +173,7 @@ TEST_CASE("fuse elementwise: only float32 chains", "[passes][fuse_elementwise]")
   for (core::DataType type : {core::DataType::kFloat16, core::DataType::kInt32, core::DataType::kInt8}) {
     Graph g;
     const OperandId x = In(g, "x", type, {4});
-    const OperandId out = Node(g, OpKind::neg, {Node(g, OpKind::abs, {x})});
+    const OperandId out = PassNode(g, OpKind::neg, {PassNode(g, OpKind::abs, {x})});
     CHECK(FusedOps(g, {{"out", out}}) == Strings{"abs", "neg"});
   }
   // cast ends a chain: it changes the type.
@@ -186,7 +181,7 @@ TEST_CASE("fuse elementwise: only float32 chains", "[passes][fuse_elementwise]")
   const OperandId x = In(g, "x", core::DataType::kFloat32, {4});
   auto cast = std::make_shared<ops::CastAttrs>();
   cast->dataType = core::DataType::kFloat32;
-  const OperandId out = Node(g, OpKind::neg, {Node(g, OpKind::cast, {Node(g, OpKind::abs, {x})}, cast)});
+  const OperandId out = PassNode(g, OpKind::neg, {PassNode(g, OpKind::cast, {PassNode(g, OpKind::abs, {x})}, cast)});
   CHECK(FusedOps(g, {{"out", out}}) == Strings{"abs", "cast", "neg"});
 }
 

@@ -31,26 +31,16 @@ using T = MLOperandDataType;
 using graph::Graph;
 using graph::OperandId;
 using ops::OpKind;
-using Strings = std::vector<std::string>;
 
 // ---- graph::Graph level ------------------------------------------------------
 
 core::OperandDesc Desc(std::vector<uint32_t> shape) { return StaticDesc(core::DataType::kFloat32, shape); }
 
-OperandId Node(Graph& g, OpKind op, std::vector<OperandId> inputs,
-               std::shared_ptr<const ops::OpAttrs> attrs = std::make_shared<ops::NoAttrs>()) {
-  return PassNode(g, op, std::move(inputs), std::move(attrs));
-}
-OperandId Scalar(Graph& g, float v) {
-  std::vector<std::byte> bytes(sizeof(float));
-  std::memcpy(bytes.data(), &v, sizeof(float));
-  return g.AddHostConstant(Desc({}), std::move(bytes));
-}
 OperandId Mean(Graph& g, OperandId x, std::vector<uint32_t> axes, bool keep = true) {
   auto attrs = std::make_shared<ops::ReduceAttrs>();
   attrs->axes = std::move(axes);
   attrs->keepDimensions = keep;
-  return Node(g, OpKind::reduceMean, {x}, attrs);
+  return PassNode(g, OpKind::reduceMean, {x}, attrs);
 }
 
 // How a written-out norm is spelled.
@@ -69,15 +59,15 @@ struct Form {
 OperandId WrittenNorm(Graph& g, OperandId x, const Form& f, OperandId scale, OperandId bias,
                       OperandId* var_out = nullptr) {
   OperandId c = x;
-  if (f.layer) c = Node(g, OpKind::sub, {x, Mean(g, x, f.axes)});
-  const OperandId sq = f.mul_square ? Node(g, OpKind::mul, {c, c}) : Node(g, OpKind::pow, {c, Scalar(g, f.exponent)});
+  if (f.layer) c = PassNode(g, OpKind::sub, {x, Mean(g, x, f.axes)});
+  const OperandId sq = f.mul_square ? PassNode(g, OpKind::mul, {c, c}) : PassNode(g, OpKind::pow, {c, ScalarF32(g, f.exponent)});
   const OperandId v = Mean(g, sq, f.axes);
   if (var_out) *var_out = v;
-  const OperandId eps = Scalar(g, 1e-5f);
-  const OperandId d = Node(g, OpKind::sqrt, {f.eps_first ? Node(g, OpKind::add, {eps, v}) : Node(g, OpKind::add, {v, eps})});
-  OperandId y = f.reciprocal ? Node(g, OpKind::mul, {c, Node(g, OpKind::reciprocal, {d})}) : Node(g, OpKind::div, {c, d});
-  if (scale != graph::kNoOperand) y = f.scale_first ? Node(g, OpKind::mul, {scale, y}) : Node(g, OpKind::mul, {y, scale});
-  if (bias != graph::kNoOperand) y = Node(g, OpKind::add, {y, bias});
+  const OperandId eps = ScalarF32(g, 1e-5f);
+  const OperandId d = PassNode(g, OpKind::sqrt, {f.eps_first ? PassNode(g, OpKind::add, {eps, v}) : PassNode(g, OpKind::add, {v, eps})});
+  OperandId y = f.reciprocal ? PassNode(g, OpKind::mul, {c, PassNode(g, OpKind::reciprocal, {d})}) : PassNode(g, OpKind::div, {c, d});
+  if (scale != graph::kNoOperand) y = f.scale_first ? PassNode(g, OpKind::mul, {scale, y}) : PassNode(g, OpKind::mul, {y, scale});
+  if (bias != graph::kNoOperand) y = PassNode(g, OpKind::add, {y, bias});
   return y;
 }
 
@@ -136,13 +126,13 @@ TEST_CASE("fuse normalization: residual adds", "[passes][normalization]") {
       Graph g;
       const OperandId a = g.AddInput("a", Desc({4, 8}));
       const OperandId b = g.AddInput("b", Desc({4, 8}));
-      const OperandId x = Node(g, OpKind::add, {a, b});
+      const OperandId x = PassNode(g, OpKind::add, {a, b});
       Form f;
       f.layer = layer;
       f.axes = {1};
       const OperandId out = WrittenNorm(g, x, f, g.AddInput("scale", Desc({8})), graph::kNoOperand);
       std::map<std::string, OperandId> outputs{{"out", out}};
-      if (read_elsewhere) outputs["next"] = Node(g, OpKind::add, {x, a});
+      if (read_elsewhere) outputs["next"] = PassNode(g, OpKind::add, {x, a});
       INFO("layer " << layer << " sum read elsewhere " << read_elsewhere);
       const Strings ops = LiveOps(g, outputs);
       CHECK(std::count(ops.begin(), ops.end(), "fusedNormalization") == 1);
@@ -158,7 +148,7 @@ TEST_CASE("fuse normalization: residual adds", "[passes][normalization]") {
     // The sum as a graph output is kept too.
     Graph g;
     const OperandId a = g.AddInput("a", Desc({4, 8}));
-    const OperandId x = Node(g, OpKind::add, {a, g.AddInput("b", Desc({4, 8}))});
+    const OperandId x = PassNode(g, OpKind::add, {a, g.AddInput("b", Desc({4, 8}))});
     const OperandId out = WrittenNorm(g, x, Form{.axes = {1}}, graph::kNoOperand, graph::kNoOperand);
     CHECK(LiveOps(g, {{"out", out}, {"x", x}}) == Strings{"fusedNormalization"});
     CHECK(AttrsOf(g, out).sum_output);
@@ -166,7 +156,7 @@ TEST_CASE("fuse normalization: residual adds", "[passes][normalization]") {
   {
     // An add that broadcasts is no residual: it stays.
     Graph g;
-    const OperandId x = Node(g, OpKind::add, {g.AddInput("a", Desc({4, 8})), g.AddInput("b", Desc({8}))});
+    const OperandId x = PassNode(g, OpKind::add, {g.AddInput("a", Desc({4, 8})), g.AddInput("b", Desc({8}))});
     const OperandId out = WrittenNorm(g, x, Form{.axes = {1}}, graph::kNoOperand, graph::kNoOperand);
     CHECK(LiveOps(g, {{"out", out}}) == Strings{"add", "fusedNormalization"});
   }
@@ -175,12 +165,12 @@ TEST_CASE("fuse normalization: residual adds", "[passes][normalization]") {
 TEST_CASE("fuse normalization: builtin layerNormalization after a residual add", "[passes][normalization]") {
   auto build = [](Graph& g, bool residual, std::optional<std::vector<uint32_t>> axes) {
     const OperandId a = g.AddInput("a", Desc({2, 4, 8}));
-    const OperandId x = residual ? Node(g, OpKind::add, {a, g.AddInput("b", Desc({2, 4, 8}))}) : a;
+    const OperandId x = residual ? PassNode(g, OpKind::add, {a, g.AddInput("b", Desc({2, 4, 8}))}) : a;
     auto attrs = std::make_shared<ops::LayerNormalizationAttrs>();
     attrs->axes = axes;
     attrs->epsilon = 1e-3;
     const std::vector<uint32_t> window = axes && axes->size() == 1 ? std::vector<uint32_t>{8} : std::vector<uint32_t>{4, 8};
-    return Node(g, OpKind::layerNormalization, {x, g.AddInput("scale", Desc(window)), graph::kNoOperand}, attrs);
+    return PassNode(g, OpKind::layerNormalization, {x, g.AddInput("scale", Desc(window)), graph::kNoOperand}, attrs);
   };
   {
     Graph g;
@@ -205,10 +195,10 @@ TEST_CASE("fuse normalization: builtin layerNormalization after a residual add",
   {
     Graph g;  // axes that are not the trailing ones
     const OperandId a = g.AddInput("a", Desc({2, 4, 8}));
-    const OperandId x = Node(g, OpKind::add, {a, g.AddInput("b", Desc({2, 4, 8}))});
+    const OperandId x = PassNode(g, OpKind::add, {a, g.AddInput("b", Desc({2, 4, 8}))});
     auto attrs = std::make_shared<ops::LayerNormalizationAttrs>();
     attrs->axes = std::vector<uint32_t>{1};
-    const OperandId out = Node(g, OpKind::layerNormalization, {x, graph::kNoOperand, graph::kNoOperand}, attrs);
+    const OperandId out = PassNode(g, OpKind::layerNormalization, {x, graph::kNoOperand, graph::kNoOperand}, attrs);
     CHECK(LiveOps(g, {{"out", out}}) == Strings{"add", "layerNormalization"});
   }
 }
@@ -240,14 +230,14 @@ TEST_CASE("fuse normalization: what stays as built", "[passes][normalization]") 
     Graph g;  // epsilon not a constant
     const OperandId x = g.AddInput("x", Desc({2, 8}));
     const OperandId eps = g.AddInput("eps", Desc({}));
-    const OperandId d = Node(g, OpKind::sqrt, {Node(g, OpKind::add, {Mean(g, Node(g, OpKind::mul, {x, x}), {1}), eps})});
-    CHECK(count_fused(g, {{"out", Node(g, OpKind::div, {x, d})}}) == 0);
+    const OperandId d = PassNode(g, OpKind::sqrt, {PassNode(g, OpKind::add, {Mean(g, PassNode(g, OpKind::mul, {x, x}), {1}), eps})});
+    CHECK(count_fused(g, {{"out", PassNode(g, OpKind::div, {x, d})}}) == 0);
   }
   {
     Graph g;  // div(d, x): not a normalization
     const OperandId x = g.AddInput("x", Desc({2, 8}));
-    const OperandId d = Node(g, OpKind::sqrt, {Node(g, OpKind::add, {Mean(g, Node(g, OpKind::mul, {x, x}), {1}), Scalar(g, 1e-5f)})});
-    CHECK(count_fused(g, {{"out", Node(g, OpKind::div, {d, x})}}) == 0);
+    const OperandId d = PassNode(g, OpKind::sqrt, {PassNode(g, OpKind::add, {Mean(g, PassNode(g, OpKind::mul, {x, x}), {1}), ScalarF32(g, 1e-5f)})});
+    CHECK(count_fused(g, {{"out", PassNode(g, OpKind::div, {d, x})}}) == 0);
   }
   {
     // A per-row scale ([2, 1]) is not a per-window one: the norm fuses, the mul stays.
@@ -260,9 +250,9 @@ TEST_CASE("fuse normalization: what stays as built", "[passes][normalization]") 
     // layerNorm whose centred values are read elsewhere: RMSNorm of them, the sub stays.
     Graph g;
     const OperandId x = g.AddInput("x", Desc({2, 8}));
-    const OperandId c = Node(g, OpKind::sub, {x, Mean(g, x, {1})});
-    const OperandId d = Node(g, OpKind::sqrt, {Node(g, OpKind::add, {Mean(g, Node(g, OpKind::mul, {c, c}), {1}), Scalar(g, 1e-5f)})});
-    const OperandId out = Node(g, OpKind::div, {c, d});
+    const OperandId c = PassNode(g, OpKind::sub, {x, Mean(g, x, {1})});
+    const OperandId d = PassNode(g, OpKind::sqrt, {PassNode(g, OpKind::add, {Mean(g, PassNode(g, OpKind::mul, {c, c}), {1}), ScalarF32(g, 1e-5f)})});
+    const OperandId out = PassNode(g, OpKind::div, {c, d});
     CHECK(LiveOps(g, {{"out", out}, {"c", c}}) == Strings{"fusedNormalization", "reduceMean", "sub"});
     CHECK(AttrsOf(g, out).rms);
   }
@@ -354,8 +344,7 @@ Tolerance ToleranceOf(const NormCase& c) {
 }
 
 void Check(const NormCase& c, uint64_t seed, bool passes = true) {
-  MLContextOptions options{.device = DeviceUnderTest(), .graphPasses = passes};
-  CheckAgainstReference(options, Describe(c) + (passes ? "" : " (passes off)"), Specs(c),
+  CheckWithPasses(Describe(c), passes, Specs(c),
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) { return Body(c, g, in); },
                         ToleranceOf(c), seed);
 }

@@ -42,17 +42,13 @@ OperandId Const(Graph& g, core::DataType type, std::vector<uint32_t> shape) {
   return g.AddHostConstant(desc, std::vector<std::byte>(ByteLengthFor(type, core::ElementCount(core::Sizes(desc.shape)))));
 }
 
-OperandId Node(Graph& g, OpKind op, std::vector<OperandId> inputs,
-               std::shared_ptr<const ops::OpAttrs> attrs = std::make_shared<ops::NoAttrs>()) {
-  return PassNode(g, op, std::move(inputs), std::move(attrs));
-}
 
 // dequantizeLinear of a constant [rows, cols] weight of `type` with a
 // float32 scale and zero point of shape `params`.
 OperandId Dequantized(Graph& g, core::DataType type, std::vector<uint32_t> shape, std::vector<uint32_t> params,
                       bool constant_weight = true) {
   const OperandId w = constant_weight ? Const(g, type, shape) : g.AddInput("w", Desc(type, shape));
-  return Node(g, OpKind::dequantizeLinear,
+  return PassNode(g, OpKind::dequantizeLinear,
               {w, Const(g, core::DataType::kFloat32, params), Const(g, type, params)});
 }
 
@@ -63,7 +59,6 @@ std::vector<std::string> LiveOps(Graph& g, const std::map<std::string, OperandId
   return SortedLiveOps(g, outputs);
 }
 
-using Strings = std::vector<std::string>;
 
 std::shared_ptr<ops::GemmAttrs> GemmOptions(bool b_transpose, double alpha = 1, double beta = 1,
                                             bool a_transpose = false) {
@@ -83,7 +78,7 @@ TEST_CASE("fuse quantized matmul: matmul of a constant dequantizeLinear", "[pass
     Graph g;
     const OperandId a = g.AddInput("a", Desc(core::DataType::kFloat32, {2, 3, 64}));
     const OperandId w = Dequantized(g, type, {64, 24}, {2, 24});
-    const OperandId out = Node(g, OpKind::matmul, {a, w}, std::make_shared<ops::MatmulAttrs>());
+    const OperandId out = PassNode(g, OpKind::matmul, {a, w}, std::make_shared<ops::MatmulAttrs>());
     int fused = 0;
     CHECK(LiveOps(g, {{"out", out}}, &fused) == Strings{"quantizedMatmul"});
     CHECK(fused == 1);
@@ -105,7 +100,7 @@ TEST_CASE("fuse quantized matmul: gemm forms", "[passes][quantized_matmul]") {
                            : Dequantized(g, core::DataType::kInt4, {32, 8}, {2, 8});
     std::vector<OperandId> in{a, w};
     if (!c_shape.empty()) in.push_back(Const(g, core::DataType::kFloat32, c_shape));
-    return Node(g, OpKind::gemm, in, attrs);
+    return PassNode(g, OpKind::gemm, in, attrs);
   };
   {
     Graph g;  // bTranspose, C along N: fused, C becomes the bias
@@ -138,7 +133,7 @@ TEST_CASE("fuse quantized matmul: what stays as built", "[passes][quantized_matm
     Graph g;
     const OperandId a = g.AddInput("a", Desc(core::DataType::kFloat32, {3, 32}));
     const OperandId w = Dequantized(g, core::DataType::kInt8, {32, 4}, {1, 4}, /*constant_weight=*/false);
-    const OperandId out = Node(g, OpKind::matmul, {a, w}, std::make_shared<ops::MatmulAttrs>());
+    const OperandId out = PassNode(g, OpKind::matmul, {a, w}, std::make_shared<ops::MatmulAttrs>());
     CHECK(LiveOps(g, {{"out", out}}) == Strings{"dequantizeLinear", "matmul"});
   }
   {
@@ -146,7 +141,7 @@ TEST_CASE("fuse quantized matmul: what stays as built", "[passes][quantized_matm
     Graph g;
     const OperandId a = g.AddInput("a", Desc(core::DataType::kFloat32, {2, 3, 32}));
     const OperandId w = Dequantized(g, core::DataType::kInt8, {2, 32, 4}, {2, 1, 4});
-    const OperandId out = Node(g, OpKind::matmul, {a, w}, std::make_shared<ops::MatmulAttrs>());
+    const OperandId out = PassNode(g, OpKind::matmul, {a, w}, std::make_shared<ops::MatmulAttrs>());
     CHECK(LiveOps(g, {{"out", out}}) == Strings{"dequantizeLinear", "matmul"});
   }
   {
@@ -154,7 +149,7 @@ TEST_CASE("fuse quantized matmul: what stays as built", "[passes][quantized_matm
     Graph g;
     const OperandId b = g.AddInput("b", Desc(core::DataType::kFloat32, {4, 3}));
     const OperandId w = Dequantized(g, core::DataType::kInt8, {5, 4}, {1, 4});
-    const OperandId out = Node(g, OpKind::matmul, {w, b}, std::make_shared<ops::MatmulAttrs>());
+    const OperandId out = PassNode(g, OpKind::matmul, {w, b}, std::make_shared<ops::MatmulAttrs>());
     CHECK(LiveOps(g, {{"out", out}}) == Strings{"dequantizeLinear", "matmul"});
   }
   {
@@ -163,7 +158,7 @@ TEST_CASE("fuse quantized matmul: what stays as built", "[passes][quantized_matm
     Graph g;
     const OperandId a = g.AddInput("a", Desc(core::DataType::kFloat32, {3, 32}));
     const OperandId w = Dequantized(g, core::DataType::kUint4, {32, 4}, {4, 4});
-    const OperandId out = Node(g, OpKind::matmul, {a, w}, std::make_shared<ops::MatmulAttrs>());
+    const OperandId out = PassNode(g, OpKind::matmul, {a, w}, std::make_shared<ops::MatmulAttrs>());
     CHECK(LiveOps(g, {{"out", out}, {"w", w}}) == Strings{"dequantizeLinear", "quantizedMatmul"});
   }
 }
@@ -280,8 +275,7 @@ Tolerance ToleranceOf(const QuantCase& c) {
 }
 
 void Check(const QuantCase& c, uint64_t seed, bool passes = true) {
-  MLContextOptions options{.device = DeviceUnderTest(), .graphPasses = passes};
-  CheckAgainstReference(options, Describe(c) + (passes ? "" : " (passes off)"), Specs(c),
+  CheckWithPasses(Describe(c), passes, Specs(c),
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           return MLNamedOperands{{"out", Body(c, g, in)}};
                         },
@@ -438,12 +432,12 @@ TEST_CASE("fuse swiglu: the gate and up projections of one input", "[passes][qua
     const OperandId a = g.AddInput("a", Desc(core::DataType::kFloat32, {3, 64}));
     const OperandId a2 = same_a ? a : g.AddInput("a2", Desc(core::DataType::kFloat32, {3, 64}));
     auto matmul = [&](OperandId x, core::DataType type) {
-      return Node(g, OpKind::matmul, {x, Dequantized(g, type, {64, 40}, {2, 40})}, std::make_shared<ops::MatmulAttrs>());
+      return PassNode(g, OpKind::matmul, {x, Dequantized(g, type, {64, 40}, {2, 40})}, std::make_shared<ops::MatmulAttrs>());
     };
     const OperandId gate = matmul(a, core::DataType::kInt4), up = matmul(a2, up_type);
-    const OperandId sig = Node(g, OpKind::sigmoid, {gate}, std::make_shared<ops::ActivationAttrs>());
-    const OperandId silu = swapped ? Node(g, OpKind::mul, {sig, gate}) : Node(g, OpKind::mul, {gate, sig});
-    outputs["out"] = swapped ? Node(g, OpKind::mul, {up, silu}) : Node(g, OpKind::mul, {silu, up});
+    const OperandId sig = PassNode(g, OpKind::sigmoid, {gate}, std::make_shared<ops::ActivationAttrs>());
+    const OperandId silu = swapped ? PassNode(g, OpKind::mul, {sig, gate}) : PassNode(g, OpKind::mul, {gate, sig});
+    outputs["out"] = swapped ? PassNode(g, OpKind::mul, {up, silu}) : PassNode(g, OpKind::mul, {silu, up});
     if (read_g) outputs["g"] = gate;
   };
   auto live = [](Graph& g, const std::map<std::string, OperandId>& outputs) {

@@ -32,7 +32,6 @@ using T = MLOperandDataType;
 using graph::Graph;
 using graph::OperandId;
 using ops::OpKind;
-using Strings = std::vector<std::string>;
 
 // ---- graph::Graph level ------------------------------------------------------
 
@@ -40,10 +39,6 @@ core::OperandDesc Desc(std::vector<uint32_t> shape, core::DataType type = core::
   return StaticDesc(type, shape);
 }
 
-OperandId Node(Graph& g, OpKind op, std::vector<OperandId> inputs,
-               std::shared_ptr<const ops::OpAttrs> attrs = std::make_shared<ops::NoAttrs>()) {
-  return PassNode(g, op, std::move(inputs), std::move(attrs));
-}
 
 // split(x) along `axis`: every output (PassNode gives the first only).
 std::vector<OperandId> Split(Graph& g, OperandId x, std::variant<uint32_t, std::vector<uint32_t>> splits,
@@ -62,16 +57,16 @@ OperandId SliceLast(Graph& g, OperandId x, uint32_t start, uint32_t size) {
   }
   attrs->starts.back() = start;
   attrs->sizes.back() = size;
-  return Node(g, OpKind::slice, {x}, attrs);
+  return PassNode(g, OpKind::slice, {x}, attrs);
 }
 OperandId Concat(Graph& g, OperandId a, OperandId b, uint32_t axis) {
   auto attrs = std::make_shared<ops::ConcatAttrs>();
   attrs->axis = axis;
-  return Node(g, OpKind::concat, {a, b}, attrs);
+  return PassNode(g, OpKind::concat, {a, b}, attrs);
 }
-OperandId Mul(Graph& g, OperandId a, OperandId b) { return Node(g, OpKind::mul, {a, b}); }
-OperandId Sub(Graph& g, OperandId a, OperandId b) { return Node(g, OpKind::sub, {a, b}); }
-OperandId Add(Graph& g, OperandId a, OperandId b) { return Node(g, OpKind::add, {a, b}); }
+OperandId Mul(Graph& g, OperandId a, OperandId b) { return PassNode(g, OpKind::mul, {a, b}); }
+OperandId Sub(Graph& g, OperandId a, OperandId b) { return PassNode(g, OpKind::sub, {a, b}); }
+OperandId Add(Graph& g, OperandId a, OperandId b) { return PassNode(g, OpKind::add, {a, b}); }
 
 uint32_t LastAxis(const Graph& g, OperandId x) { return g.operand(x).desc.rank() - 1; }
 
@@ -103,7 +98,7 @@ OperandId HalfForm(Graph& g, OperandId x, OperandId cos, OperandId sin, const Fo
 OperandId FullForm(Graph& g, OperandId x, OperandId cos, OperandId sin, const Form& f = {}) {
   const auto [x1, x2] = Halves(g, x, f.halves);
   auto mul = [&](OperandId a, OperandId t) { return f.swap_muls ? Mul(g, t, a) : Mul(g, a, t); };
-  const OperandId p = mul(x, cos), q = mul(Concat(g, Node(g, OpKind::neg, {x2}), x1, LastAxis(g, x)), sin);
+  const OperandId p = mul(x, cos), q = mul(Concat(g, PassNode(g, OpKind::neg, {x2}), x1, LastAxis(g, x)), sin);
   return f.swap_add ? Add(g, q, p) : Add(g, p, q);
 }
 
@@ -240,7 +235,7 @@ TEST_CASE("fuse rotary embedding: what stays as built", "[passes][rotary_embeddi
       const auto [x1, x2] = Halves(g, x, "slices");
       const OperandId out = Concat(g, Sub(g, Mul(g, x1, cos), Mul(g, x2, sin)),
                                    Add(g, Mul(g, x2, cos), Mul(g, x1, sin)), 2);
-      const OperandId other = Node(g, OpKind::neg, {x2});
+      const OperandId other = PassNode(g, OpKind::neg, {x2});
       CHECK(LiveOps(g, {{"out", out}, {"other", other}}, 0) ==
             Strings{"add", "concat", "mul", "mul", "mul", "mul", "neg", "slice", "slice", "sub"});
     }
@@ -249,7 +244,7 @@ TEST_CASE("fuse rotary embedding: what stays as built", "[passes][rotary_embeddi
       Graph g;
       const auto [x, cos, sin] = inputs(g, {3, 8});
       const auto [x1, x2] = Halves(g, x, "split");
-      const OperandId neg = Node(g, OpKind::neg, {x2});
+      const OperandId neg = PassNode(g, OpKind::neg, {x2});
       const OperandId rotated = Concat(g, neg, x1, 2);
       const OperandId out = Add(g, Mul(g, x, cos), Mul(g, rotated, sin));
       const OperandId extra[] = {x1, neg, rotated};
@@ -286,7 +281,7 @@ TEST_CASE("fuse rotary embedding: what stays as built", "[passes][rotary_embeddi
       Graph g;  // rotate_half as concat(x1, neg(x2)): not the rotation
       const auto [x, cos, sin] = inputs(g, {3, 8});
       const auto [x1, x2] = Halves(g, x, "split");
-      const OperandId out = Add(g, Mul(g, x, cos), Mul(g, Concat(g, x1, Node(g, OpKind::neg, {x2}), 2), sin));
+      const OperandId out = Add(g, Mul(g, x, cos), Mul(g, Concat(g, x1, PassNode(g, OpKind::neg, {x2}), 2), sin));
       CHECK(LiveOps(g, {{"out", out}}, 0) == full_ops);
     }
     {
@@ -294,7 +289,7 @@ TEST_CASE("fuse rotary embedding: what stays as built", "[passes][rotary_embeddi
       const auto [x, cos, sin] = inputs(g, {3, 8});
       const OperandId other = g.AddInput("other", Desc({2, 3, 8}));
       const auto [x1, x2] = Halves(g, other, "split");
-      const OperandId out = Add(g, Mul(g, x, cos), Mul(g, Concat(g, Node(g, OpKind::neg, {x2}), x1, 2), sin));
+      const OperandId out = Add(g, Mul(g, x, cos), Mul(g, Concat(g, PassNode(g, OpKind::neg, {x2}), x1, 2), sin));
       CHECK(LiveOps(g, {{"out", out}}, 0) == full_ops);
     }
   }
@@ -379,7 +374,7 @@ TEST_CASE("rotaryEmbedding: shape inference", "[passes][rotary_embedding]") {
     attrs->full_tables = full;
     const OperandId in[] = {g.AddInput("x", Desc(x)), g.AddInput("cos", Desc(cos)), g.AddInput("sin", Desc(sin))};
     return ErrorMessage([&] {
-      const OperandId out = Node(g, OpKind::rotaryEmbedding, {in[0], in[1], in[2]}, attrs);
+      const OperandId out = PassNode(g, OpKind::rotaryEmbedding, {in[0], in[1], in[2]}, attrs);
       CHECK(g.operand(out).desc == Desc(x));
     });
   };
@@ -454,8 +449,7 @@ Tolerance ToleranceOf(const RopeCase& c) {
 }
 
 void Check(const RopeCase& c, uint64_t seed, bool passes = true) {
-  MLContextOptions options{.device = DeviceUnderTest(), .graphPasses = passes};
-  CheckAgainstReference(options, Describe(c) + (passes ? "" : " (passes off)"), Specs(c),
+  CheckWithPasses(Describe(c), passes, Specs(c),
                         [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
                           return MLNamedOperands{{"out", Body(c, g, in)}};
                         },
