@@ -80,18 +80,7 @@ vec3 WorkgroupExtremes(vec3 v) {
   return r;
 }
 
-vec2 WorkgroupSum(vec2 v) {
-  const uint lid = gl_LocalInvocationID.x;
-  partial[lid].xy = v;
-  barrier();
-  for (uint s = 128u; s > 0u; s >>= 1) {
-    if (lid < s) partial[lid].xy = FFAdd(partial[lid].xy, partial[lid + s].xy);
-    barrier();
-  }
-  const vec2 r = partial[0].xy;
-  barrier();
-  return r;
-}
+#include "workgroup_sum.glsl"
 
 // a > b for a float pair a.
 bool Exceeds(vec2 a, float b) { return a.x > b || (a.x == b && a.y > 0.0); }

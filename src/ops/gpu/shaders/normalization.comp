@@ -61,18 +61,7 @@ float WorkgroupMax(float v) {
   return r;
 }
 
-vec2 WorkgroupSum(vec2 v) {
-  const uint lid = gl_LocalInvocationID.x;
-  partial[lid] = v;
-  barrier();
-  for (uint s = 128u; s > 0u; s >>= 1) {
-    if (lid < s) partial[lid] = FFAdd(partial[lid], partial[lid + s]);
-    barrier();
-  }
-  const vec2 r = partial[0];
-  barrier();
-  return r;
-}
+#include "workgroup_sum.glsl"
 
 // The scale exponent k for a window whose largest magnitude is amax (finite).
 int ScaleExponent(float amax, float epsilon) {
