@@ -125,6 +125,22 @@ TEST_CASE("instanceNormalization matches reference", "[device][normalization]") 
   }
 }
 
+TEST_CASE("layerNormalization of rows of one large value is 0", "[device][normalization]") {
+  // (x - mean) / sqrt(0 + epsilon) = 0 * ... = 0: a kernel that scales a row
+  // toward 1 before its moments (the gpu's) must not scale epsilon with it
+  // to 0 there (0 / 0). The rows are 1e25 + 0 * input.
+  for (T type : {T::kFloat32, T::kFloat16}) {
+    const double value = IsF16(type) ? 60000 : 1e25;
+    CheckAgainstReference(DeviceUnderTest(), "layerNormalization of constant rows", {{type, {3, 5}, -1, 1}},
+                          [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
+                            const MLOperand x = g.add(g.mul(in[0], g.constant(type, MLNumber(0.0))),
+                                                      g.constant(type, MLNumber(value)));
+                            return MLNamedOperands{{"out", g.layerNormalization(x, {.axes = std::vector<uint32_t>{1}})}};
+                          },
+                          Tolerance::Ulp(0), 1);
+  }
+}
+
 TEST_CASE("layerNormalization matches reference", "[device][normalization]") {
   std::mt19937_64 rng(33);
   for (T type : {T::kFloat32, T::kFloat16}) {

@@ -99,10 +99,16 @@ void Normalize(uint start, uint step, uvec2 base, int k, vec2 mean, vec2 stddev,
   }
 }
 
-// Variance + epsilon (scaled) -> standard deviation; bad when not positive finite.
-vec2 StdDev(vec2 squares, float count, float eps_s, out bool bad) {
+// Variance + epsilon (scaled by 2^(2k)) -> standard deviation; bad when not
+// positive finite. A row of equal values has deviations of exactly 0 and only
+// epsilon, unscaled: scaled, it may underflow to 0 where the row's magnitude
+// is large (0 / 0), while any positive standard deviation gives the 0 the
+// reference gives.
+vec2 StdDev(vec2 squares, float count, float epsilon, int k, out bool bad) {
+  bad = false;
+  if (squares.x == 0.0 && epsilon > 0.0) return vec2(1.0, 0.0);
   vec2 var = FFDivF(FastTwoSum(squares.x, squares.y), count);
-  var = FFAdd(var, vec2(eps_s, 0.0));
+  var = FFAdd(var, vec2(Scale2(epsilon, 2 * k), 0.0));
   bad = !(var.x > 0.0) || isinf(var.x) || isnan(var.x);
   return bad ? vec2(1.0, 0.0) : FFSqrt(var);
 }
@@ -127,7 +133,7 @@ void main() {
         AddTo(squares, FFMul(d, d));
       }
       bool zero;
-      const vec2 sd = StdDev(squares, fcount, Scale2(epsilon, 2 * k), zero);
+      const vec2 sd = StdDev(squares, fcount, epsilon, k, zero);
       // A zero variance and epsilon: 0 / 0 (NaN), as the reference.
       Normalize(0u, 1u, base, k, mean, zero ? vec2(0.0) : sd, bad);
     }
@@ -152,7 +158,7 @@ void main() {
     }
     squares = WorkgroupSum(FastTwoSum(squares.x, squares.y));
     bool zero;
-    const vec2 sd = StdDev(squares, fcount, Scale2(epsilon, 2 * k), zero);
+    const vec2 sd = StdDev(squares, fcount, epsilon, k, zero);
     Normalize(lid, 256u, base, k, mean, zero ? vec2(0.0) : sd, bad);
   }
 }
