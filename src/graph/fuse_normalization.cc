@@ -141,7 +141,7 @@ bool Matcher::WrittenOut(uint32_t s, PassStats& stats) {
   const core::OperandDesc& xd = graph_.operand(x).desc;
   if (!IsFloatingPoint(xd.type) || graph_.operand(scaling->outputs[0]).desc != xd) return false;
   // Then * scale and + bias, each of the window's shape.
-  OperandId y = scaling->outputs[0], scale = kNoOperand, bias = kNoOperand;
+  OperandId y = scaling->outputs[0];
   auto affine = [&](ops::OpKind op) {
     const Node* n = SoleReader(y, op);
     if (!n || n->inputs.size() != 2 || n->inputs[0] == n->inputs[1]) return kNoOperand;
@@ -153,8 +153,8 @@ bool Matcher::WrittenOut(uint32_t s, PassStats& stats) {
     y = n->outputs[0];
     return other;
   };
-  scale = affine(ops::OpKind::mul);
-  bias = affine(ops::OpKind::add);
+  const OperandId scale = affine(ops::OpKind::mul);
+  const OperandId bias = affine(ops::OpKind::add);
   const std::string label = graph_.nodes()[graph_.operand(y).producer].label;
   if (layer) Emit(attrs, x, scale, bias, y, label, {mean, centre}, stats);
   else Emit(attrs, x, scale, bias, y, label, {square, scaling}, stats);

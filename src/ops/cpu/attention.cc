@@ -277,7 +277,6 @@ void AttendRows(const Problem& p, size_t bh, const float* kt, const size_t* rows
       l[r] = l[r] * alpha[r] + hn::GetLane(hn::SumOfLanes(df, sum));
       m[r] = m_new;
     }
-    // o[r] = o[r] * alpha[r] + sum_j w[r][j] v[j], up to 4 vectors of Dv at a time.
     // o[r] = o[r] * alpha[r] + sum_j w[r][j] v[j]: whole vectors of Dv 4 at
     // a time (accumulators in registers), then a partial last vector.
     const float* vtile = v + j0 * p.dv;

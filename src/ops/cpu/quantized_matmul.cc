@@ -493,7 +493,7 @@ void SwiGlu(const PackedWeights& p, const float* wide, size_t ld_wide, size_t ro
   const size_t j0 = g0 / 2 * kGroup, j1 = std::min(p.gated_n, g1 / 2 * kGroup);
   if (j1 <= j0) return;
   const size_t cols = j1 - j0;
-  HWY_ALIGN float gate[2 * kGroup], sig[2 * kGroup];
+  HWY_ALIGN float sig[kGroup];
   for (size_t r = 0; r < rows; ++r) {
     const float* w = wide + r * ld_wide;
     float* o = out + r * ld_out + j0;
@@ -502,9 +502,8 @@ void SwiGlu(const PackedWeights& p, const float* wide, size_t ld_wide, size_t ro
       const float* g = w + pair * 2 * kGroup;
       const float* u = g + kGroup;
       std::copy_n(g, n, sig);
-      std::copy_n(g, n, gate);
       ApplyActivationF32(kSigmoid, sig, n);
-      for (size_t c = 0; c < n; ++c) o[j + c] = (gate[c] * sig[c]) * u[c];
+      for (size_t c = 0; c < n; ++c) o[j + c] = (g[c] * sig[c]) * u[c];
     }
   }
 }
