@@ -239,12 +239,15 @@ bool VulkanDevice::Init(std::string* why) {
 
   vk.vkGetPhysicalDeviceMemoryProperties(physical_, &memory_);
   for (uint32_t i = 0; i < memory_.memoryTypeCount; ++i) {
+    // Unified memory is device-local memory the CPU reads at cache speed
+    // (an integrated GPU, lavapipe). A discrete GPU's resizable BAR is also
+    // device-local, host-visible and coherent, but uncached: on an H100
+    // (2026-11-26) reading results from it ran at ~25-30 MB/s, so a 1 MB
+    // output cost 35 ms. Such memory is not unified; results come back
+    // through a cached staging buffer. A small heap (a 256 MiB BAR window)
+    // does not count either.
     const VkMemoryPropertyFlags f = memory_.memoryTypes[i].propertyFlags;
-    const VkMemoryPropertyFlags unified = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
-                                          VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-    // A small device-local host-visible heap (a 256 MiB BAR window) is not
-    // unified memory; require the heap to be the largest device-local one.
-    if ((f & unified) == unified && memory_.memoryHeaps[memory_.memoryTypes[i].heapIndex].size >= (1ull << 30))
+    if ((f & kUnifiedMemory) == kUnifiedMemory && memory_.memoryHeaps[memory_.memoryTypes[i].heapIndex].size >= (1ull << 30))
       features_.unified_memory = true;
   }
 
@@ -465,12 +468,17 @@ VulkanBuffer VulkanDevice::CreateBuffer(uint64_t bytes, bool host_visible, std::
   vk.vkGetBufferMemoryRequirements(device_, b.buffer, &req);
   const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
   uint32_t type = UINT32_MAX;
-  if (host_visible || features_.unified_memory) {
-    // Staging and unified memory: mapped; prefer cached memory for read-back.
-    type = FindMemoryType(req.memoryTypeBits, host | (features_.unified_memory ? VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT : 0), 0);
+  if (features_.unified_memory) {
+    type = FindMemoryType(req.memoryTypeBits, kUnifiedMemory, 0);
+  } else if (host_visible) {
+    // Staging, read back by the CPU: cached system memory first (not the
+    // BAR, see kUnifiedMemory), then any host-visible memory.
+    type = FindMemoryType(req.memoryTypeBits, host | VK_MEMORY_PROPERTY_HOST_CACHED_BIT, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     if (type == UINT32_MAX) type = FindMemoryType(req.memoryTypeBits, host, 0);
   } else {
-    type = FindMemoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
+    // Device memory the CPU never maps: keep the BAR free where there is one.
+    type = FindMemoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+    if (type == UINT32_MAX) type = FindMemoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
   }
   if (type == UINT32_MAX) type = FindMemoryType(req.memoryTypeBits, 0, 0);
   VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};

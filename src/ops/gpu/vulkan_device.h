@@ -19,6 +19,12 @@
 
 namespace webnn::ops::gpu {
 
+// Device-local memory the CPU maps and reads at cache speed: what makes
+// memory unified (vulkan_device.cc says why HOST_CACHED is required).
+inline constexpr VkMemoryPropertyFlags kUnifiedMemory =
+    VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
+    VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+
 struct VulkanFeatures {
   bool float16 = false;  // shaderFloat16 + storageBuffer16BitAccess
   bool int8 = false;     // shaderInt8 + storageBuffer8BitAccess
@@ -50,7 +56,7 @@ struct VulkanFeatures {
   // may still be flushed (Device::float_behaviour).
   uint32_t denorm_preserve_widths = 0;
   uint32_t signed_zero_inf_nan_widths = 0;
-  bool unified_memory = false;  // a device-local memory type that is also host-visible and coherent
+  bool unified_memory = false;  // a large device-local memory type with kUnifiedMemory's properties
 };
 
 // Memory of one buffer. Mapped when the memory type is host-visible.
