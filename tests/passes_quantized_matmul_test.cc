@@ -327,7 +327,8 @@ TEST_CASE("quantized matmul: every code type, block size and M, against the refe
   for (T act : {T::kFloat32, T::kFloat16}) {
     for (T code : {T::kInt4, T::kUint4, T::kInt8, T::kUint8}) {
       // Block sizes 16..256 and per-column (one block of K); M on both sides
-      // of the GEMV / GEMM switch (4); N with partial column groups.
+      // of the cpu's GEMV / GEMM switch (4) and the gpu's (16, and N a
+      // multiple of the codes in a word); N with partial column groups.
       for (uint32_t block : {16u, 32u, 64u, 128u, 256u}) {
         QuantCase c{act, code};
         c.scale_k = 1 + static_cast<uint32_t>(rng() % 3);
@@ -337,14 +338,20 @@ TEST_CASE("quantized matmul: every code type, block size and M, against the refe
         c.nonnegative = rng() % 2;
         Check(c, seed++);
       }
-      for (uint32_t m : {1u, 2u, 3u, 4u, 5u, 17u}) {
-        QuantCase c{act, code};
-        c.m = m;
-        c.k = 96;
-        c.scale_k = 1;  // per column
-        c.n = 33;
-        Check(c, seed++);
+      for (uint32_t n : {33u, 40u}) {
+        for (uint32_t m : {1u, 2u, 3u, 4u, 5u, 16u, 17u, 65u}) {
+          QuantCase c{act, code};
+          c.m = m;
+          c.k = 96;
+          c.scale_k = 1;  // per column
+          c.n = n;
+          Check(c, seed++);
+        }
       }
+      // K split over gpu workgroups in runs that cross blocks of 25 rows.
+      QuantCase split{act, code};
+      split.m = 3, split.k = 200, split.scale_k = 8, split.n = 16;
+      Check(split, seed++);
     }
   }
 }

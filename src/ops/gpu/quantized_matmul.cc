@@ -1,13 +1,21 @@
-// gpu kernel of quantizedMatmul (src/ops/quantized_matmul.h):
-// shaders/quantized_matmul.comp, which reads the quantized weight, scale and
-// zero point as they are and dequantizes each weight in registers. The gated
-// form (SwiGLU) binds the up projection's three operands where the plain one
-// binds its bias: a, W, scale, zero point, output and the up weight, scale
-// and zero point are exactly the 8 bindings there are, so it is one dispatch
-// too. Where A or the output exceeds what one binding may span, the rows of
-// A are split over several dispatches; the weight and its parameters stay
-// whole.
+// gpu kernel of quantizedMatmul (src/ops/quantized_matmul.h). The constant
+// weight, scale and zero point are read as they are and each weight is
+// dequantized in registers (shaders/quantized.glsl). Two shaders:
+// - quantized_matvec.comp for few rows of A (decode) and a [K, N] weight:
+//   32-bit words of codes, K split over the threads of a workgroup, and over
+//   workgroups too where N is narrow (then a combine dispatch adds the
+//   partial sums);
+// - quantized_matmul.comp for everything else.
+// The gated form (SwiGLU) binds the up projection's three operands where the
+// plain one binds its bias: a, W, scale, zero point, output and the up weight,
+// scale and zero point are exactly the 8 bindings there are, so it is one
+// dispatch too (plus the combine). Where A or the output exceeds what one
+// binding may span, quantized_matmul.comp splits the rows of A over several
+// dispatches; the weight and its parameters stay whole.
 #include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "core/strings.h"
 #include "ops/gpu/elementwise_codes.h"
@@ -17,7 +25,62 @@
 namespace webnn::ops::gpu {
 namespace {
 
-constexpr uint32_t kRows = 4;  // rows of A per invocation (quantized_matmul.comp)
+constexpr uint64_t kTile = 64;  // output tile of a workgroup (quantized_matmul.comp)
+// quantized_matvec.comp: rows of A it takes (kRows at a time, each pass
+// reading the weight again, from cache), columns per workgroup (8 words of
+// codes), and how many workgroups a split of K aims for (about two per
+// multiprocessor of a large GPU) with at least kMinSplitK rows of K each.
+constexpr uint64_t kMatvecMaxRows = 16;
+constexpr uint32_t kMatvecWords = 8, kMatvecTargetGroups = 256, kMinSplitK = 64;
+
+bool Packed(DataType t) { return t == DataType::kInt4 || t == DataType::kUint4; }
+
+// quantized_matvec.comp's plan, or an empty one where it does not apply.
+GpuPlan PlanMatvec(const GpuStepInfo& s, uint32_t k, uint32_t n, uint64_t rows, const std::vector<uint32_t>& params) {
+  const auto& attrs = AttrsAs<QuantizedMatmulAttrs>(s.attrs);
+  const GpuOperand& a = s.inputs[0];
+  const uint32_t codes = Packed(s.inputs[1].type) ? 8 : 4;  // per 32-bit word
+  if (attrs.weight_transposed || rows > kMatvecMaxRows || n % codes != 0) return {};
+  const uint32_t cols = kMatvecWords * codes;
+  const uint32_t tiles = (n + cols - 1) / cols;
+  const uint32_t splits = static_cast<uint32_t>(std::clamp<uint64_t>(
+      (kMatvecTargetGroups + tiles - 1) / tiles, 1, std::max<uint32_t>(k / kMinSplitK, 1)));
+  const uint32_t k_per_split = (k + splits - 1) / splits;
+  const std::string types = core::StrCat(TypeSuffix(a.type), ".", TypeSuffix(s.inputs[1].type));
+  GpuPlan plan;
+  GpuDispatch d;
+  d.shader = core::StrCat(attrs.gated ? "quantized_matvec_gated." : "quantized_matvec.", types);
+  // quantized_matmul.comp's words without the weight's stride along N (1).
+  d.params = {Count32(rows), n, k, params[3], params[5], params[6], params[7], params[8], params[9], params[10],
+              splits, k_per_split};
+  d.bindings = {GpuBinding::Input(0), GpuBinding::Input(1), GpuBinding::Input(2), GpuBinding::Input(3),
+                splits > 1 ? GpuBinding::Scratch(0) : GpuBinding::Output(0)};
+  if (attrs.gated) {
+    d.bindings.insert(d.bindings.end(), {GpuBinding::Input(5), GpuBinding::Input(6), GpuBinding::Input(7)});
+  } else {
+    d.bindings.push_back(s.InputOrFirst(4));
+  }
+  d.groups = {tiles, splits, 1};
+  if (splits == 1) {
+    AddEpilogue(d, attrs.activation, a.type);
+    plan.dispatches.push_back(std::move(d));
+    return plan;
+  }
+  AddEpilogue(d, std::nullopt, a.type);  // applied by the combine
+  plan.dispatches.push_back(std::move(d));
+  plan.scratch_bytes = {uint64_t{splits} * rows * n * 4 * (attrs.gated ? 2 : 1)};
+  GpuDispatch c;
+  c.shader = core::StrCat(attrs.gated ? "quantized_matvec_combine_gated." : "quantized_matvec_combine.",
+                          TypeSuffix(a.type));
+  c.params = {Count32(rows), n, splits, params[10]};
+  AddEpilogue(c, attrs.activation, a.type);
+  const bool has_bias = !attrs.gated && s.has_input(4);
+  c.bindings = {GpuBinding::Scratch(0), has_bias ? GpuBinding::Input(4) : GpuBinding::Scratch(0),
+                GpuBinding::Output(0)};
+  c.groups = GridFor(rows * n);
+  plan.dispatches.push_back(std::move(c));
+  return plan;
+}
 
 GpuPlan Plan(const GpuStepInfo& s) {
   const auto& attrs = AttrsAs<QuantizedMatmulAttrs>(s.attrs);
@@ -36,10 +99,14 @@ GpuPlan Plan(const GpuStepInfo& s) {
   const bool has_bias = !attrs.gated && s.has_input(4);
   const uint32_t bias_mode = !has_bias ? 0 : s.inputs[4].elements() == n && n != 1 ? 2 : 1;
 
+  const std::vector<uint32_t> params = {0, n, k, w_ks, w_ns, scale_k, scale_k ? k / scale_k : 0, n / scale_n,
+                                       s_ks, s_ns, bias_mode};
+  if (GpuPlan plan = PlanMatvec(s, k, n, rows, params); !plan.dispatches.empty()) return plan;
+
   GpuDispatch base;
   base.shader = core::StrCat(attrs.gated ? "quantized_matmul_gated." : "quantized_matmul.", TypeSuffix(a.type), ".",
                              TypeSuffix(weight.type));
-  base.params = {0, n, k, w_ks, w_ns, scale_k, scale_k ? k / scale_k : 0, n / scale_n, s_ks, s_ns, bias_mode};
+  base.params = params;
   AddEpilogue(base, attrs.activation, out.type);
   // Rows per dispatch: A's and the output's rows within one binding (4 KiB of
   // slack for its alignment).
@@ -57,7 +124,10 @@ GpuPlan Plan(const GpuStepInfo& s) {
       d.bindings.push_back(s.InputOrFirst(4));
     }
     d.params[0] = Count32(count);
-    d.groups = GridFor(Count32((count + kRows - 1) / kRows * n));
+    // 64 x 64 output tiles (quantized_matmul.comp); the shader loops over
+    // what exceeds the grid's limits.
+    d.groups = {static_cast<uint32_t>(std::min<uint64_t>((n + kTile - 1) / kTile, 65535)),
+                static_cast<uint32_t>(std::min<uint64_t>((count + kTile - 1) / kTile, 65535)), 1};
     plan.dispatches.push_back(std::move(d));
   }
   return plan;

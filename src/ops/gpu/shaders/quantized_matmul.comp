@@ -2,41 +2,30 @@
 // quantizedMatmul (src/ops/quantized_matmul.h): out = a x W (+ bias, then the
 // fused epilogue), or with -DGATED the SwiGLU (g * sigmoid(g)) * u of
 // g = a x W and u = a x W_up. -DA_F32 / -DA_F16: a, scale, bias and output;
-// -DQ_I8, -DQ_U8, -DQ_I4, -DQ_U4: weight and zero point, 4-bit packed two per
-// byte, low nibble first (as quantize_linear.comp reads them). The constant
+// -DQ_I8, -DQ_U8, -DQ_I4, -DQ_U4: weight and zero point (quantized.glsl). The constant
 // weight, scale and zero point are read as they are, each weight dequantized
 // in registers as dequantizeLinear computes it: (code - zeroPoint) * scale
 // rounded to the scale's type. The dot product starts at -0.0 and adds in
 // float32 (matmul.comp's semantics); float16 rounds once at the store.
 //
-// Layout: one invocation per output column n and group of up to kRows rows
-// of A (a's leading dimensions flattened: the weight is one matrix), with
-// neighbouring invocations on neighbouring columns, so that a [K, N] weight
-// is read coalesced and a row of A is one broadcast read. Each weight is
-// dequantized once per kRows rows.
+// Tiling as matmul.comp's: each 256-thread workgroup computes a 64x64 output
+// tile, each thread a 4x4 register block, K walked in steps of 16 through
+// shared memory; the weight's 16x64 tile is dequantized as it is stored
+// there, so every weight is dequantized once per 64 rows of A and never
+// written to memory as float. Consecutive threads load consecutive codes:
+// along N for a [K, N] weight, along K for a transposed one. The gated form
+// keeps a second weight tile and a second 4x4 block.
 //
-// A fast version would, for few rows (decode, bound by reading the weight),
-// have a workgroup split K over its threads, load 32-bit words of codes (8
-// nibbles), factor the zero point and scale out of each block's sum as the
-// cpu kernel's GEMV does (where that changes no NaN, Inf or overflow), and
-// reduce across the workgroup; for many rows, stage dequantized 16 x 64
-// tiles of W in shared memory and run matmul.comp's 64 x 64 register tiling
-// (or cooperative matrices) on them.
+// Few rows of a [K, N] weight go to quantized_matvec.comp instead. Not yet
+// done: cooperative matrices for float16, and a split of K for few tiles
+// (a 128-row prefill of an N = 896 projection has 28 tiles for 132
+// multiprocessors on an H100).
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 #define EPILOGUE_PARAMS 11
 #include "epilogue.glsl"  // also unary_math.glsl's SigmoidF
+#include "quantized.glsl"
 layout(local_size_x = 256) in;
-
-#if defined(Q_I8)
-#define Q_T int8_t
-#elif defined(Q_U8)
-#define Q_T uint8_t
-#else  // Q_I4, Q_U4
-#define Q_T uint8_t
-#define Q_PACKED 1
-#endif
-
 layout(std430, binding = 1) readonly buffer A { A_T a[]; };
 layout(std430, binding = 2) readonly buffer W { Q_T w[]; };
 layout(std430, binding = 3) readonly buffer Scale { A_T scale[]; };
@@ -56,90 +45,104 @@ layout(std430, binding = 6) readonly buffer Bias { A_T bias[]; };  // bound to A
 // P(10) bias: 0 none, 1 one value, 2 one per column; P(11..17) the epilogue
 // (epilogue.glsl; none when gated). The gated up projection's operands have
 // the gate's shapes, so the same strides.
-const uint kRows = 4;
+const uint kTile = 64, kStepK = 16;
 
-// Code i of a quantized buffer whose base is `base` (in bytes for 4-bit).
-#if defined(Q_PACKED)
-int Nibble(uint byte_value, uint i) {
-  const uint nibble = (byte_value >> ((i & 1u) * 4u)) & 15u;
-#if defined(Q_I4)
-  return int(nibble << 28) >> 28;
-#else
-  return int(nibble);
+shared vec4 tile_a[kStepK][kTile / 4u];  // [k][m / 4][m % 4]
+shared vec4 tile_w[kStepK][kTile / 4u];  // [k][n / 4][n % 4]
+#if defined(GATED)
+shared vec4 tile_u[kStepK][kTile / 4u];
 #endif
-}
-#define CODE(buf, base, i) Nibble(uint(buf[(base) + ((i) >> 1)]), (i))
-#else
-#define CODE(buf, base, i) int(buf[(base) + (i)])
-#endif
-
-// (code - zeroPoint) * scale rounded once to the scale's type. The difference
-// is exact in float (|d| <= 255), so float32's product (correctly rounded in
-// Vulkan) is dequantizeLinear's one rounding; with a float16 scale (11
-// significant bits) the product is exact, and the conversion rounds it once
-// to float16. `precise`: no
-// compiler may drop the float16 round trip or regroup the product with A.
-// (A device that flushes denormals flushes subnormal weights too, where
-// quantize_linear.comp builds them from bits; per weight of a product that
-// cost is not worth it.)
-float Dequantize(int centered, float s) {
-#if defined(A_F16)
-  precise float v = float(float16_t(float(centered) * s));
-#else
-  precise float v = float(centered) * s;
-#endif
-  return v;
-}
 
 void main() {
-  const uint rows = P(0), N = P(1), K = P(2);
-  const uint w_ks = P(3), w_ns = P(4), blocks = P(5), block_k = P(6), block_n = P(7), s_ks = P(8), s_ns = P(9);
+  const uint M = P(0), N = P(1), K = P(2);
+  const uint w_ks = P(3), w_ns = P(4), block_k = P(6), block_n = P(7), s_ks = P(8), s_ns = P(9);
   const uint ba = BASE(1), bw = BASE(2), bs = BASE(3), bz = BASE(4), bo = BASE(5);
-  const uint groups = (rows + kRows - 1u) / kRows;
-  GRID_STRIDE_LOOP(item, groups * N) {
-    const uint n = item % N, r0 = (item / N) * kRows;
-    const uint count = min(kRows, rows - r0);
-    float acc[kRows];
-    for (uint r = 0u; r < kRows; ++r) acc[r] = -0.0;
 #if defined(GATED)
-    const uint bu = BASE(6), bus = BASE(7), buz = BASE(8);
-    float up[kRows];
-    for (uint r = 0u; r < kRows; ++r) up[r] = -0.0;
+  const uint bu = BASE(6), bus = BASE(7), buz = BASE(8);
 #endif
-    for (uint kb = 0u; kb < blocks; ++kb) {
-      const uint p = kb * s_ks + (n / block_n) * s_ns;
-      const float s = float(scale[bs + p]);
-      const int zp = CODE(zero_point, bz, p);
+  const uint t = gl_LocalInvocationIndex;
+  const uint tx = t % 16u, ty = t / 16u;
+  const uint tiles_n = (N + kTile - 1u) / kTile, tiles_m = (M + kTile - 1u) / kTile;
+  for (uint tm = gl_WorkGroupID.y; tm < tiles_m; tm += gl_NumWorkGroups.y) {
+    for (uint tn = gl_WorkGroupID.x; tn < tiles_n; tn += gl_NumWorkGroups.x) {
+      const uint m0 = tm * kTile, n0 = tn * kTile;
+      vec4 acc[4];
+      for (uint i = 0u; i < 4u; ++i) acc[i] = vec4(uintBitsToFloat(0x80000000u));
 #if defined(GATED)
-      const float us = float(up_scale[bus + p]);
-      const int uzp = CODE(up_zero_point, buz, p);
+      vec4 up[4];
+      for (uint i = 0u; i < 4u; ++i) up[i] = vec4(uintBitsToFloat(0x80000000u));
 #endif
-      for (uint k = kb * block_k; k < (kb + 1u) * block_k; ++k) {
-        const uint wi = k * w_ks + n * w_ns;
-        const float wv = Dequantize(CODE(w, bw, wi) - zp, s);
+      for (uint k0 = 0u; k0 < K; k0 += kStepK) {
+        // A's rows are contiguous along K.
+        for (uint r = 0u; r < 4u; ++r) {
+          const uint e = t + r * 256u, kk = e % kStepK, mm = e / kStepK;
+          const uint gm = m0 + mm, gk = k0 + kk;
+          // -0 pads K: a padded product (-0) * (+0) = -0 leaves a -0 sum -0.
+          tile_a[kk][mm / 4u][mm % 4u] = (gm < M && gk < K) ? float(a[ba + gm * K + gk]) : -0.0;
+        }
+        for (uint r = 0u; r < 4u; ++r) {
+          const uint e = t + r * 256u;
+          uint nn, kk;
+          if (w_ns == 1u) {
+            nn = e % kTile;
+            kk = e / kTile;
+          } else {
+            kk = e % kStepK;
+            nn = e / kStepK;
+          }
+          const uint gn = n0 + nn, gk = k0 + kk;
+          float wv = 0.0;
 #if defined(GATED)
-        const float uv = Dequantize(CODE(up_w, bu, wi) - uzp, us);
+          float uv = 0.0;
 #endif
-        for (uint r = 0u; r < count; ++r) {
-          const float av = float(a[ba + (r0 + r) * K + k]);
-          acc[r] += av * wv;
+          if (gn < N && gk < K) {
+            const uint wi = gk * w_ks + gn * w_ns, p = (gk / block_k) * s_ks + (gn / block_n) * s_ns;
+            wv = Dequantize(CODE(w, bw, wi) - CODE(zero_point, bz, p), float(scale[bs + p]));
 #if defined(GATED)
-          up[r] += av * uv;
+            uv = Dequantize(CODE(up_w, bu, wi) - CODE(up_zero_point, buz, p), float(up_scale[bus + p]));
+#endif
+          }
+          tile_w[kk][nn / 4u][nn % 4u] = wv;
+#if defined(GATED)
+          tile_u[kk][nn / 4u][nn % 4u] = uv;
 #endif
         }
-      }
-    }
-    for (uint r = 0u; r < count; ++r) {
+        barrier();
+        for (uint kk = 0u; kk < kStepK; ++kk) {
+          const vec4 av = tile_a[kk][ty];
+          const vec4 wv = tile_w[kk][tx];
+          acc[0] += av.x * wv;
+          acc[1] += av.y * wv;
+          acc[2] += av.z * wv;
+          acc[3] += av.w * wv;
 #if defined(GATED)
-      // As the unfused mul(mul(g, sigmoid(g)), u), in float32.
-      const float g = acc[r];
-      const float v = (g * SigmoidF(g)) * up[r];
-#else
-      float v = acc[r];
-      if (P(10) != 0u) v += float(bias[BASE(6) + (P(10) == 2u ? n : 0u)]);
-      v = Epilogue(v);
+          const vec4 uv = tile_u[kk][tx];
+          up[0] += av.x * uv;
+          up[1] += av.y * uv;
+          up[2] += av.z * uv;
+          up[3] += av.w * uv;
 #endif
-      o[bo + (r0 + r) * N + n] = A_T(v);
+        }
+        barrier();
+      }
+      for (uint i = 0u; i < 4u; ++i) {
+        const uint gm = m0 + ty * 4u + i;
+        if (gm >= M) break;
+        for (uint j = 0u; j < 4u; ++j) {
+          const uint n = n0 + tx * 4u + j;
+          if (n >= N) break;
+#if defined(GATED)
+          // As the unfused mul(mul(g, sigmoid(g)), u), in float32.
+          const float g = acc[i][j];
+          const float v = (g * SigmoidF(g)) * up[i][j];
+#else
+          float v = acc[i][j];
+          if (P(10) != 0u) v += float(bias[BASE(6) + (P(10) == 2u ? n : 0u)]);
+          v = Epilogue(v);
+#endif
+          o[bo + gm * N + n] = A_T(v);
+        }
+      }
     }
   }
 }
