@@ -5,7 +5,9 @@
 // scale by mul / div / none, masks of every broadcast shape (causal, fully
 // masked rows, random), grouped key/value heads, a key given transposed,
 // head sizes off the vector width, sequence lengths around the kernel's tile,
-// float16, and NaN / Inf in the operands.
+// float16, and NaN / Inf in the operands; and, for the gpu kernel's split
+// over keys (few query rows, long key sequences), masks that hide whole
+// chunks of keys and NaN / Inf in one chunk only.
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -179,12 +181,19 @@ struct AttentionCase {
   uint32_t batch = 1, q_heads = 2, kv_heads = 2, s = 3, t = 5, d = 8, dv = 8;
   std::string scale = "mul";  // "", "mul", "div"
   // "", "causal" (-Inf above the diagonal; `diagonal` shifts it, so rows
-  // can be fully masked), "random" ([B, 1, S, T] values), "row" ([T]),
+  // can be fully masked), "window" (-Inf below the diagonal: with S = 1 the
+  // first `diagonal` keys), "random" ([B, 1, S, T] values), "row" ([T]),
   // "column" ([S, 1]).
   std::string mask;
   int32_t diagonal = 0;
   bool key_transposed = false;  // k given as [B, Hkv, D, T] (kv_heads == q_heads)
   double special = 0;           // NaN / Inf share in q, k, v
+  // "key" or "value": `inject_value` added to element 0 of key / value row
+  // `inject_at` of the last key/value head (batch 0), so that one chunk of
+  // the split over keys holds it (the key not transposed).
+  std::string inject;
+  uint32_t inject_at = 0;
+  float inject_value = 0;
 };
 
 std::string Describe(const AttentionCase& c) {
@@ -193,6 +202,7 @@ std::string Describe(const AttentionCase& c) {
      << c.kv_heads << " S " << c.s << " T " << c.t << " D " << c.d << " Dv " << c.dv << " scale '" << c.scale
      << "' mask '" << c.mask << "' diagonal " << c.diagonal << (c.key_transposed ? " key transposed" : "")
      << " special " << c.special;
+  if (!c.inject.empty()) os << " " << c.inject << " row " << c.inject_at << " + " << c.inject_value;
   return os.str();
 }
 
@@ -216,25 +226,44 @@ MLOperand Body(const AttentionCase& c, MLGraphBuilder& b, const std::vector<MLOp
     const MLOperand u = b.reshape(x, {c.batch, c.kv_heads, 1, rows, cols});
     return b.reshape(b.expand(u, {c.batch, c.kv_heads, g, rows, cols}), {c.batch, c.q_heads, rows, cols});
   };
-  const MLOperand kt = c.key_transposed ? in[1]
-                                        : b.transpose(repeat(in[1], c.t, c.d),
+  auto inject = [&](const MLOperand& x, const char* which, uint32_t width) {
+    if (c.inject != which) return x;
+    const size_t count = static_cast<size_t>(c.batch) * c.kv_heads * c.t * width;
+    const size_t at = (static_cast<size_t>(c.kv_heads - 1) * c.t + c.inject_at) * width;
+    std::vector<std::byte> bytes;
+    if (c.type == T::kFloat32) {
+      std::vector<float> data(count, 0.0f);
+      data[at] = c.inject_value;
+      bytes = Bytes(data);
+    } else {
+      std::vector<uint16_t> data(count, core::FloatToHalfBits(0.0f));
+      data[at] = core::FloatToHalfBits(c.inject_value);
+      bytes = Bytes(data);
+    }
+    MLOperandDescriptor desc{c.type, {c.batch, c.kv_heads, c.t, width}};
+    return b.add(x, b.constant(desc, MLBufferSource(bytes)));
+  };
+  const MLOperand key = inject(in[1], "key", c.d), value = inject(in[2], "value", c.dv);
+  const MLOperand kt = c.key_transposed ? key
+                                        : b.transpose(repeat(key, c.t, c.d),
                                                       {.permutation = std::vector<uint32_t>{0, 1, 3, 2}});
   MLOperand x = b.matmul(in[0], kt);
   if (c.scale == "mul") x = b.mul(x, b.constant(c.type, MLNumber(0.35)));
   if (c.scale == "div") x = b.div(x, b.constant(c.type, MLNumber(3.0)));
-  if (c.mask == "causal") {
+  if (c.mask == "causal" || c.mask == "window") {
     std::vector<std::byte> ones;
     const size_t count = static_cast<size_t>(c.s) * c.t;
     if (c.type == T::kFloat32) ones = Bytes(std::vector<float>(count, 1.0f));
     else ones = Bytes(std::vector<uint16_t>(count, core::FloatToHalfBits(1.0f)));
     MLOperandDescriptor desc{c.type, {c.s, c.t}};
-    const MLOperand lower = b.triangular(b.constant(desc, MLBufferSource(ones)), {.upper = false, .diagonal = c.diagonal});
+    const MLOperand lower = b.triangular(b.constant(desc, MLBufferSource(ones)),
+                                         {.upper = c.mask == "window", .diagonal = c.diagonal});
     x = b.add(x, b.where(b.equal(lower, b.constant(c.type, MLNumber(0.0))), b.constant(c.type, MLNumber(-INFINITY)),
                          b.constant(c.type, MLNumber(0.0))));
   } else if (!c.mask.empty()) {
     x = b.add(x, in[3]);
   }
-  return b.matmul(b.softmax(x, 3), repeat(in[2], c.t, c.dv));
+  return b.matmul(b.softmax(x, 3), repeat(value, c.t, c.dv));
 }
 
 Tolerance ToleranceOf(const AttentionCase& c) {
@@ -331,6 +360,68 @@ TEST_CASE("attention: fully masked rows, NaN and Inf", "[device][attention]") {
       AttentionCase special{type, 1, 2, 1, 9, 70, 8, 8, "div", mask};
       special.special = 0.02;
       Check(special, seed++);
+    }
+  }
+}
+
+TEST_CASE("attention: few rows over long keys (split over keys)", "[device][attention]") {
+  // Decode-like steps (one query position, a handful of heads) over a tile
+  // and a key to thousands of keys: the gpu kernel splits such rows' keys
+  // into chunks and merges the chunks' partial softmaxes. The masks leave
+  // whole chunks -Inf at the end (causal), at the start (window) or
+  // everywhere (causal, diagonal -1: NaN rows).
+  uint64_t seed = 300;
+  const std::vector<std::pair<uint32_t, uint32_t>> heads = {{1, 1}, {2, 1}, {4, 2}, {7, 7}, {14, 2}};
+  const uint32_t lengths[] = {65, 513, 1000, 2049};
+  int n = 0;
+  for (T type : {T::kFloat32, T::kFloat16}) {
+    for (uint32_t t : lengths) {
+      for (const auto& [hq, hkv] : heads) {
+        AttentionCase c{type, 1, hq, hkv, 1, t, 64, 64, "mul"};
+        switch (n++ % 6) {
+          case 0: break;
+          case 1: c.mask = "causal"; break;  // S = 1: key 0 only
+          case 2: c.mask = "causal", c.diagonal = static_cast<int32_t>(t / 2); break;
+          case 3: c.mask = "window", c.diagonal = static_cast<int32_t>(t > 70 ? t - 70 : 30); break;
+          case 4: c.mask = "random", c.scale = "div"; break;
+          case 5: c.mask = "causal", c.diagonal = -1; break;
+        }
+        if (hq == 7) c.d = 20, c.dv = 300;  // Dv over two workgroups
+        if (hq == 2) c.batch = 2;
+        Check(c, seed++);
+      }
+    }
+  }
+}
+
+TEST_CASE("attention: NaN and Inf in one chunk of a split row", "[device][attention]") {
+  // In the last key/value head only, so the other heads' rows stay finite.
+  // A NaN key or a +Inf score makes its rows NaN; an Inf value gives Inf
+  // where weighted, and 0 * Inf = NaN where masked, also when the masked
+  // keys fill whole chunks (whose maximum is -Inf).
+  uint64_t seed = 400;
+  const float inf = INFINITY, nan = NAN;
+  for (T type : {T::kFloat32, T::kFloat16}) {
+    struct Inject {
+      uint32_t t;
+      const char* which;
+      uint32_t at;
+      float value;
+      const char* mask;
+      int32_t diagonal;
+    };
+    for (const Inject& in : std::vector<Inject>{{513, "value", 300, inf, "", 0},
+                                                {513, "value", 300, -inf, "causal", 100},
+                                                {513, "value", 40, nan, "window", 200},
+                                                {1000, "key", 700, nan, "", 0},
+                                                {1000, "key", 5, inf, "", 0},
+                                                {2049, "key", 1500, -inf, "causal", 1200},
+                                                {2049, "value", 2048, inf, "random", 0}}) {
+      AttentionCase c{type, 1, 14, 2, 1, in.t, 64, 64, "mul", in.mask, in.diagonal};
+      c.inject = in.which, c.inject_at = in.at, c.inject_value = in.value;
+      Check(c, seed++);
+      c.q_heads = 1, c.kv_heads = 1;
+      Check(c, seed++);
     }
   }
 }

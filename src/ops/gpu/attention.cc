@@ -4,6 +4,13 @@
 // chunk of them (grid y). Where the query or the output exceeds what one
 // binding may span, their rows are split over several dispatches; the key,
 // value and mask stay whole.
+//
+// Flash decoding: where the rows times the Dv workgroups cannot fill the
+// device (an LLM decode step: B * Hq query rows of one position), while T
+// spans several tiles, the keys are split into chunks of whole tiles (grid
+// z) so that the workgroups reach a few hundred; attention_split writes each
+// chunk's unnormalised partial result to float32 scratch and
+// attention_combine merges a row's chunks (attention.comp's header).
 #include <algorithm>
 
 #include "core/strings.h"
@@ -13,7 +20,30 @@
 namespace webnn::ops::gpu {
 namespace {
 
-constexpr uint32_t kOutputsPerGroup = 64 * 4;  // attention.comp: kWidth threads x kSlots elements
+constexpr uint32_t kTile = 64;                    // attention.comp: kWidth, keys per tile
+constexpr uint32_t kOutputsPerGroup = kTile * 4;  // kWidth threads x kSlots elements
+constexpr uint32_t kPartialStatsBytes = 16;       // vec4 (m, l, NaN/+Inf count, unused)
+
+// The split over keys: split when the rows' workgroups are fewer than half
+// the target, into up to target / workgroups chunks of whole tiles. A GPU
+// needs several 64-thread workgroups per multiprocessor to hide memory
+// latency (an H100 has 132): 512 in all (a decode step of 14 rows over 513
+// keys: 72 -> 23 us there; targets from 256 to 2048 time alike). Lavapipe
+// runs a workgroup per CPU thread at a time, so a few dozen suffice, and
+// splitting further would only add partials; it still splits decode-sized
+// steps so that the path is tested.
+constexpr uint64_t kGpuTargetGroups = 512;
+constexpr uint64_t kCpuTargetGroups = 32;
+
+// Keys per chunk (a multiple of kTile) where the split pays, else 0.
+uint32_t SplitKeys(const GpuStepInfo& s, uint64_t row_groups, uint32_t t) {
+  const uint64_t target = s.cpu_implementation ? kCpuTargetGroups : kGpuTargetGroups;
+  const uint64_t tiles = (uint64_t{t} + kTile - 1) / kTile;
+  if (tiles < 2 || row_groups * 2 > target) return 0;
+  const uint64_t chunks = std::min(tiles, (target + row_groups - 1) / row_groups);
+  const uint64_t tiles_per_chunk = (tiles + chunks - 1) / chunks;
+  return Count32(tiles_per_chunk * kTile);
+}
 
 GpuPlan Plan(const GpuStepInfo& s) {
   const auto& attrs = AttrsAs<AttentionAttrs>(s.attrs);
@@ -61,6 +91,32 @@ GpuPlan Plan(const GpuStepInfo& s) {
   const uint64_t chunk = std::max<uint64_t>((s.max_binding_bytes - 4096) / std::max<uint64_t>(row_bytes, 1), 1);
   const uint32_t dv_groups = (dv + kOutputsPerGroup - 1) / kOutputsPerGroup;
   GpuPlan plan;
+  // Split over keys only where every row fits one dispatch (few rows do,
+  // unless D is huge): the combine then covers them all at once.
+  const uint32_t split_keys = rows <= chunk ? SplitKeys(s, rows * dv_groups, t) : 0;
+  if (split_keys != 0) {
+    const uint32_t chunks = (t + split_keys - 1) / split_keys;
+    const uint64_t records = rows * chunks;
+    plan.scratch_bytes = {records * dv * 4, records * kPartialStatsBytes};
+    GpuDispatch split = base;
+    split.shader = core::StrCat("attention_split.", TypeSuffix(q.type));
+    split.bindings = {GpuBinding::Input(0), GpuBinding::Input(1),   GpuBinding::Input(2),
+                      s.InputOrFirst(3),    GpuBinding::Scratch(0), GpuBinding::Scratch(1)};
+    split.params[1] = Count32(rows);
+    split.params.push_back(split_keys);
+    split.params.push_back(chunks);
+    split.groups = {Count32(rows), dv_groups, chunks};
+    plan.dispatches.push_back(std::move(split));
+    GpuDispatch combine;
+    combine.shader = core::StrCat("attention_combine.", TypeSuffix(q.type));
+    combine.bindings = {GpuBinding::Scratch(0), GpuBinding::Scratch(1), GpuBinding::Output(0)};
+    combine.params = {Count32(rows), dv, chunks};
+    combine.groups = GridFor(rows * dv);
+    plan.dispatches.push_back(std::move(combine));
+    return plan;
+  }
+  base.params.push_back(t);  // one chunk of all the keys
+  base.params.push_back(1);
   for (uint64_t first = 0; first < rows; first += chunk) {
     const uint64_t count = std::min(chunk, rows - first);
     GpuDispatch part = base;

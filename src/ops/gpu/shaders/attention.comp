@@ -22,12 +22,22 @@
 // row, so 0 * Inf gives NaN where the unfused matmul does. exp is
 // exp_log.glsl's (GLSL's is ~70 ULP off on lavapipe).
 //
-// A fast version would take the query rows that share a key/value head (the
-// GQA group, and several positions) into one workgroup so each key and value
-// tile is read from memory once for all of them, stage the tiles in shared
-// memory, and compute the scores and the value product as small matrix
-// products (cooperative matrices for float16), skipping tiles that a causal
-// mask hides entirely when their keys and values are finite.
+// Split over the keys (flash decoding, -DSPLIT): where the rows (times the
+// Dv workgroups) are too few to fill the device, e.g. an LLM decode step of
+// 14 query rows over 513 keys, the keys are cut into chunks of whole tiles
+// (grid z), each workgroup runs the loop above over its chunk only and
+// stores its partial result unnormalised, in float32: the output
+// accumulators, and (m, l, the NaN/+Inf flag) per row and chunk.
+// attention_combine.comp then rescales each chunk's share by e^(m_c - m) and
+// divides once. Without -DSPLIT there is one chunk of all T keys and the
+// workgroup normalises and stores the output itself.
+//
+// A fast version would also take the query rows that share a key/value head
+// (the GQA group, and several positions) into one workgroup so each key and
+// value tile is read from memory once for all of them, stage the tiles in
+// shared memory, and compute the scores and the value product as small
+// matrix products (cooperative matrices for float16), skipping tiles that a
+// causal mask hides entirely when their keys and values are finite.
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 #include "exp_log.glsl"  // ExpF, kInf
@@ -37,13 +47,21 @@ layout(std430, binding = 1) readonly buffer Q { A_T q[]; };
 layout(std430, binding = 2) readonly buffer K { A_T k[]; };
 layout(std430, binding = 3) readonly buffer V { A_T v[]; };
 layout(std430, binding = 4) readonly buffer Mask { A_T mask[]; };  // bound to q when absent
+#ifdef SPLIT
+// float32 scratch at offset 0, per (row, chunk): Dv output accumulators, and
+// (m, l, count of NaN/+Inf scores, unused).
+layout(std430, binding = 5) writeonly buffer PartialO { float partial_o[]; };
+layout(std430, binding = 6) writeonly buffer PartialStats { vec4 partial_stats[]; };
+#else
 layout(std430, binding = 5) writeonly buffer O { A_T o[]; };
+#endif
 
 // P(0) the first query row (of B * Hq * S) that this dispatch's q and output
 // bindings start at, P(1) its rows, P(2) Hq, P(3) S, P(4) T, P(5) D, P(6) Dv,
 // P(7) query heads per key/value head, P(8) key stride along T, P(9) along
 // D, P(10) scale bits, P(11) 1: divide by the scale, P(12) 1 when the mask is
-// present, P(13..16) mask strides along B, Hq, S, T (0 where broadcast).
+// present, P(13..16) mask strides along B, Hq, S, T (0 where broadcast),
+// P(17) keys per chunk (a multiple of kWidth, or T), P(18) chunks (grid z).
 const uint kWidth = 64;  // keys per tile: one per thread
 const uint kSlots = 4;   // output elements per thread
 
@@ -87,6 +105,8 @@ void main() {
   const float neg_inf = -kInf;
   const uint lid = gl_LocalInvocationID.x;
   const uint e0 = gl_WorkGroupID.y * kWidth * kSlots + lid;  // this thread's first output element
+  const uint chunk = gl_WorkGroupID.z, chunks = P(18);
+  const uint key_begin = chunk * P(17), key_end = min(T, key_begin + P(17));  // this workgroup's keys
   for (uint row = gl_WorkGroupID.x; row < rows; row += gl_NumWorkGroups.x) {
     const uint i = (first + row) % S, bh = (first + row) / S, h = bh % Hq, b = bh / Hq;
     const uint kv = b * (Hq / group) + h / group;  // GQA: the key/value head of query head h
@@ -96,10 +116,10 @@ void main() {
     bool bad = false;  // a NaN or +Inf score
     float acc[kSlots];
     for (uint c = 0u; c < kSlots; ++c) acc[c] = 0.0;
-    for (uint t0 = 0u; t0 < T; t0 += kWidth) {
-      const uint j = t0 + lid, width = min(kWidth, T - t0);
-      float s = neg_inf;  // past T: no weight
-      if (j < T) {
+    for (uint t0 = key_begin; t0 < key_end; t0 += kWidth) {
+      const uint j = t0 + lid, width = min(kWidth, key_end - t0);
+      float s = neg_inf;  // past the chunk: no weight
+      if (j < key_end) {
         float dot = 0.0;
         for (uint d = 0u; d < D; ++d) dot += float(q[q0 + d]) * float(k[k0 + j * k_ts + d * k_ds]);
         s = divide ? dot / scale : dot * scale;
@@ -125,6 +145,18 @@ void main() {
       // which every thread reaches after this loop.
     }
     const vec2 total = WorkgroupSum(vec2(l, bad ? 1.0 : 0.0));
+#ifdef SPLIT
+    // Unnormalised: a chunk of only -Inf scores (m = -Inf, l = 0) is no NaN
+    // by itself; the combine decides per row. Its accumulators still hold
+    // the 0 * Inf NaNs of its values.
+    const uint record = row * chunks + chunk;
+    for (uint c = 0u; c < kSlots; ++c) {
+      const uint e = e0 + c * kWidth;
+      if (e >= Dv) break;
+      partial_o[record * Dv + e] = acc[c];
+    }
+    if (gl_WorkGroupID.y == 0u && lid == 0u) partial_stats[record] = vec4(m, total.x, total.y, 0.0);
+#else
     // l = 0 (every score -Inf) is softmax's 0 / 0; NaN as a number here, not
     // left to a division by 0 (whose result Vulkan leaves undefined).
     const bool nan_row = total.y != 0.0 || !(total.x > 0.0);
@@ -133,5 +165,6 @@ void main() {
       if (e >= Dv) break;
       o[BASE(5) + row * Dv + e] = A_T(nan_row ? kNaN : acc[c] / total.x);
     }
+#endif
   }
 }
