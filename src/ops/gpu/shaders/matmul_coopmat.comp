@@ -23,7 +23,10 @@
 // float32 tiles; where the time goes is not yet known (no profiler has run on
 // it: candidates are the fragment loads from a uvec4 shared array, one
 // workgroup per multiprocessor at 27 KiB of shared memory, and no overlap of
-// the shared-memory stores with the products).
+// the shared-memory stores with the products). Not register spills of the
+// fragment arrays: with every fragment loop marked [[unroll]] the same
+// product took 4.52 ms against 4.60 ms (two lent H100s, 2026-11-26), so
+// that was dropped.
 //
 // Edges: a word that lies partly or wholly outside the matrix, or when the
 // rows are not whole 16-byte words, is gathered element by element, padded
