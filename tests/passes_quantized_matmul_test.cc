@@ -521,3 +521,208 @@ TEST_CASE("quantized matmul: SwiGLU of two projections against the reference", "
   special.special_a = 0.05;
   Check(special, seed++);
 }
+
+// ---- MLContextOptions::int8MatmulActivations ---------------------------------------------------
+
+namespace {
+
+struct Int8Case {
+  T act = T::kFloat32;
+  T code = T::kInt4;
+  uint32_t m = 1, k = 64, n = 40, block = 32;
+  bool gated = false;     // SwiGLU of two weights
+  bool infinite = false;  // an Inf in A: the exact path
+};
+
+// One weight, its scales [k / block, n] and zero points, as values and as
+// the constants' bytes (4-bit codes two per byte, low nibble first).
+struct Int8Weight {
+  std::vector<int> q, zp;
+  std::vector<float> scale;
+  std::vector<std::byte> q_bytes, zp_bytes, scale_bytes;
+};
+
+std::vector<std::byte> CodeBytes(T code, const std::vector<int>& v) {
+  const bool nibbles = code == T::kInt4 || code == T::kUint4;
+  std::vector<std::byte> out(nibbles ? (v.size() + 1) / 2 : v.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    const auto bits = static_cast<uint8_t>(v[i]);
+    if (nibbles) out[i / 2] |= std::byte((bits & 0x0F) << (i % 2 ? 4 : 0));
+    else out[i] = std::byte(bits);
+  }
+  return out;
+}
+
+Int8Weight RandomWeight(const Int8Case& c, std::mt19937_64& rng) {
+  const auto [lo, hi] = CodeRange(c.code);
+  std::uniform_int_distribution<int> code(static_cast<int>(lo), static_cast<int>(hi));
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  Int8Weight w;
+  const size_t params = size_t{c.k / c.block} * c.n;
+  for (size_t i = 0; i < size_t{c.k} * c.n; ++i) w.q.push_back(code(rng));
+  for (size_t i = 0; i < params; ++i) {
+    w.zp.push_back(code(rng));
+    float s = unit(rng) / static_cast<float>(hi - lo);
+    if (c.act == T::kFloat16) s = static_cast<float>(core::HalfBitsToDouble(core::DoubleToHalfBits(s)));
+    w.scale.push_back(s);
+  }
+  w.q_bytes = CodeBytes(c.code, w.q);
+  w.zp_bytes = CodeBytes(c.code, w.zp);
+  if (c.act == T::kFloat16) {
+    std::vector<uint16_t> h;
+    for (float s : w.scale) h.push_back(core::DoubleToHalfBits(s));
+    w.scale_bytes = Bytes(h);
+  } else {
+    w.scale_bytes = Bytes(w.scale);
+  }
+  return w;
+}
+
+// a x W in float64, W's weights as dequantizeLinear makes them (the scale's
+// type rounds (q - zp) * scale; float16 products of 11-bit values are exact).
+std::vector<double> ExactProduct(const Int8Case& c, const std::vector<float>& a, const Int8Weight& w) {
+  std::vector<double> y(size_t{c.m} * c.n, 0.0);
+  for (uint32_t i = 0; i < c.m; ++i)
+    for (uint32_t j = 0; j < c.n; ++j) {
+      double sum = 0;
+      for (uint32_t k = 0; k < c.k; ++k) {
+        const size_t p = size_t{k / c.block} * c.n + j;
+        const float weight = static_cast<float>(w.q[size_t{k} * c.n + j] - w.zp[p]) * w.scale[p];
+        sum += static_cast<double>(a[size_t{i} * c.k + k]) * weight;
+      }
+      y[size_t{i} * c.n + j] = sum;
+    }
+  return y;
+}
+
+// The cpu device's int8-activation GEMV as documented: per row and block,
+// sa = max |a| / 127 (float32), aq = round(a / sa) in [-127, 127], and the
+// block adds float32(scale * sa) * sum (q - zp) * aq.
+std::vector<double> Int8Product(const Int8Case& c, const std::vector<float>& a, const Int8Weight& w) {
+  std::vector<double> y(size_t{c.m} * c.n, 0.0);
+  for (uint32_t i = 0; i < c.m; ++i)
+    for (uint32_t b = 0; b < c.k / c.block; ++b) {
+      const float* x = a.data() + size_t{i} * c.k + size_t{b} * c.block;
+      float amax = 0;
+      for (uint32_t r = 0; r < c.block; ++r) amax = std::max(amax, std::fabs(x[r]));
+      const float sa = amax / 127.0f;
+      std::vector<int> aq(c.block, 0);
+      for (uint32_t r = 0; r < c.block; ++r)
+        aq[r] = sa > 0 ? static_cast<int>(std::clamp(std::nearbyint(x[r] / sa), -127.0f, 127.0f)) : 0;
+      for (uint32_t j = 0; j < c.n; ++j) {
+        const size_t p = size_t{b} * c.n + j;
+        int64_t sum = 0;
+        for (uint32_t r = 0; r < c.block; ++r) sum += int64_t{w.q[size_t{b * c.block + r} * c.n + j] - w.zp[p]} * aq[r];
+        y[size_t{i} * c.n + j] += static_cast<double>(w.scale[p] * sa) * static_cast<double>(sum);
+      }
+    }
+  return y;
+}
+
+double Silu(double g) { return g / (1.0 + std::exp(-g)); }
+
+void CheckInt8(const Int8Case& c, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  std::vector<float> a(size_t{c.m} * c.k);
+  for (float& x : a) x = c.act == T::kFloat16 ? static_cast<float>(core::HalfBitsToDouble(core::DoubleToHalfBits(unit(rng)))) : unit(rng);
+  if (c.infinite) a[c.k / 2] = std::numeric_limits<float>::infinity();
+  const Int8Weight gate = RandomWeight(c, rng);
+  const Int8Weight up = c.gated ? RandomWeight(c, rng) : Int8Weight{};
+  // The cpu device quantizes A where it takes the GEMV (M <= 4) and A is
+  // finite; every other case, and every other device, is exact.
+  const bool quantized = DeviceUnderTest() == MLDeviceType::kCpu && c.m <= 4 && !c.infinite;
+  auto model = [&](const Int8Weight& w) { return quantized ? Int8Product(c, a, w) : ExactProduct(c, a, w); };
+  std::vector<double> want = model(gate);
+  if (c.gated) {
+    const std::vector<double> u = model(up);
+    for (size_t i = 0; i < want.size(); ++i) want[i] = Silu(want[i]) * u[i];
+  }
+
+  HostTensor input{c.act, {c.m, c.k}, {}};
+  if (c.act == T::kFloat16) {
+    std::vector<uint16_t> h;
+    for (float x : a) h.push_back(core::DoubleToHalfBits(x));
+    input.data = Bytes(h);
+  } else {
+    input.data = Bytes(a);
+  }
+  auto weight = [&](MLGraphBuilder& g, const Int8Weight& w) {
+    const MLOperandDescriptor scale{c.act, {c.k / c.block, c.n}}, zero_point{c.code, {c.k / c.block, c.n}};
+    return g.dequantizeLinear(g.constant({c.code, {c.k, c.n}}, MLBufferSource(w.q_bytes)),
+                              g.constant(scale, MLBufferSource(w.scale_bytes)),
+                              g.constant(zero_point, MLBufferSource(w.zp_bytes)));
+  };
+  const auto out = Run({.device = DeviceUnderTest(), .strictPlacement = true, .int8MatmulActivations = true}, {input},
+                       [&](MLGraphBuilder& g, const std::vector<MLOperand>& in) {
+                         MLOperand y = g.matmul(in[0], weight(g, gate));
+                         if (c.gated) {
+                           const MLOperand u = g.matmul(in[0], weight(g, up));
+                           y = g.mul(g.mul(y, g.sigmoid(y)), u);
+                         }
+                         return MLNamedOperands{{"out", y}};
+                       });
+  const HostTensor& t = out.at("out");
+  const std::vector<double> got =
+      c.act == T::kFloat16 ? FromHalf(FromBytes<uint16_t>(t.data)) : [&] {
+        std::vector<double> v;
+        for (float x : FromBytes<float>(t.data)) v.push_back(x);
+        return v;
+      }();
+  REQUIRE(got.size() == want.size());
+  double scale = 0;
+  for (double x : want)
+    if (std::isfinite(x)) scale = std::max(scale, std::fabs(x));
+  // float32: the model's sums in float64 against the kernel's float32 (a
+  // few ULP of the largest value); float16: the output's rounding.
+  const double tolerance = (c.act == T::kFloat16 ? 2e-3 : 2e-6) * std::max(scale, 1.0) * (c.gated ? 4 : 1);
+  size_t bad = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    const bool ok = std::isnan(want[i]) ? std::isnan(got[i])
+                    : std::isinf(want[i]) ? got[i] == want[i]
+                                          : std::fabs(got[i] - want[i]) <= tolerance;
+    if (!ok && bad++ < 3)
+      FAIL_CHECK("int8 activations " << ToString(c.act) << " x " << ToString(c.code) << " m " << c.m << " k " << c.k
+                 << " block " << c.block << (c.gated ? " gated" : "") << (c.infinite ? " Inf in A" : "") << ": out["
+                 << i << "] = " << got[i] << ", want " << want[i] << (quantized ? " (int8 model)" : " (exact)"));
+  }
+  CHECK(bad == 0);
+}
+
+}  // namespace
+
+TEST_CASE("quantized matmul: int8 activations (opt-in) quantize A on the cpu device, exactly as modelled",
+          "[device][quantized_matmul]") {
+  uint64_t seed = 900;
+  for (T act : {T::kFloat32, T::kFloat16}) {
+    for (T code : {T::kInt4, T::kUint4, T::kInt8, T::kUint8}) {
+      // Blocks of 32 and 16 take VNNI where the CPU has it; 12 (4-bit) and 7
+      // the portable integer path; M up to 4 the GEMV, 5 the exact GEMM.
+      for (uint32_t block : {32u, 16u, 12u, 7u}) {
+        Int8Case c{act, code};
+        c.block = block;
+        c.k = block * 3;
+        c.m = 1 + static_cast<uint32_t>(seed % 4);
+        CheckInt8(c, seed++);
+      }
+      Int8Case wide{act, code};
+      wide.m = 4, wide.k = 512, wide.n = 1000, wide.block = 64;
+      CheckInt8(wide, seed++);
+      Int8Case gemm{act, code};
+      gemm.m = 5;
+      CheckInt8(gemm, seed++);
+      Int8Case gated{act, code};
+      gated.gated = true, gated.m = 2, gated.k = 96;
+      CheckInt8(gated, seed++);
+      Int8Case infinite{act, code};
+      infinite.infinite = true, infinite.m = 2;
+      CheckInt8(infinite, seed++);
+    }
+  }
+  // One block of all K (per-column scales) with 8-bit codes: integer sums
+  // past 2^24 (255 * 127 * 1024), exact in int32.
+  Int8Case column{T::kFloat32, T::kUint8};
+  column.k = column.block = 1024;
+  column.n = 48;
+  CheckInt8(column, seed++);
+}

@@ -138,7 +138,13 @@ std::string UnsupportedSummary() {
 std::map<std::string, HostTensor> Run(
     MLDeviceType device, const std::vector<HostTensor>& inputs,
     const std::function<MLNamedOperands(MLGraphBuilder&, const std::vector<MLOperand>&)>& body) {
-  MLContext ctx = Context(device);
+  return Run({.device = device, .strictPlacement = true}, inputs, body);
+}
+
+std::map<std::string, HostTensor> Run(
+    const MLContextOptions& options, const std::vector<HostTensor>& inputs,
+    const std::function<MLNamedOperands(MLGraphBuilder&, const std::vector<MLOperand>&)>& body) {
+  MLContext ctx = ML::createContext(options);
   MLGraphBuilder builder(ctx);
   std::vector<MLOperand> operands;
   for (size_t i = 0; i < inputs.size(); ++i) {

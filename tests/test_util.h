@@ -139,6 +139,10 @@ inline MLContext Context(MLDeviceType device = MLDeviceType::kReference) {
 std::map<std::string, HostTensor> Run(
     MLDeviceType device, const std::vector<HostTensor>& inputs,
     const std::function<MLNamedOperands(MLGraphBuilder&, const std::vector<MLOperand>&)>& body);
+// The same on a context created from `options`.
+std::map<std::string, HostTensor> Run(
+    const MLContextOptions& options, const std::vector<HostTensor>& inputs,
+    const std::function<MLNamedOperands(MLGraphBuilder&, const std::vector<MLOperand>&)>& body);
 
 // The options an element-wise unary op or activation may take.
 struct UnaryOpOptions {

@@ -100,6 +100,17 @@ struct MLContextOptions {
   // "webnn: <level>: <message>"; kNone silences the context.
   MLLogLevel logLevel = MLLogLevel::kWarning;
   std::function<void(MLLogLevel level, std::string_view message)> logCallback;
+  // Opt-in (extension), cpu device: matmuls of a constant int4/int8 weight
+  // (the MatMulNBits pattern, fused into quantizedMatmul) with at most 4 rows
+  // of activations (LLM decode) quantize those activations to int8, per row
+  // and per block of the weight (scale max|a| / 127, round to nearest), and
+  // multiply with integer dot products (AVX-512 VNNI where the CPU has it,
+  // an exact float emulation elsewhere), as ONNX Runtime's MatMulNBits does
+  // at accuracy level 4. Faster, and no longer exact: the error is that of
+  // the activations' int8 rounding (about 1e-3 relative; see
+  // bench/llm/README.md). Activations that are not finite, or weights whose
+  // scales are not, run the exact float path. Other devices ignore it.
+  bool int8MatmulActivations = false;
 };
 
 // build()'s options (extension).

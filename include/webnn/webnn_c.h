@@ -342,6 +342,9 @@ typedef struct WNNContextOptions {
   WNNLogLevel logLevel;
   WNNLogCallback logCallback;
   void* logUserdata;
+  /* Opt-in, inexact: the cpu device's quantized matmuls of <= 4 rows quantize
+   * their activations to int8 (MLContextOptions::int8MatmulActivations). */
+  WNNBool int8MatmulActivations;
 } WNNContextOptions;
 
 typedef struct WNNDeviceInfo {

@@ -270,6 +270,7 @@ MLGraph MLGraphBuilder::build(const MLNamedOperands& outputs, const MLGraphOptio
   graph::CompileGraph(*g, impl_->context->device_ptr(), impl_->context->ledger(),
                       {.graph_passes = options.graphPasses,
                        .nhwc_layout = options.nhwcLayout,
+                       .int8_matmul_activations = options.int8MatmulActivations,
                        .strict_placement = graph_options.strictPlacement.value_or(options.strictPlacement)},
                       ir, named);
   internal::LogBuild(*g, impl_->context->logger(),

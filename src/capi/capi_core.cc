@@ -317,6 +317,7 @@ WNNContext wnnML_createContext(const WNNContextOptions* options, WNNError error)
       if (options->memoryLimit != 0) o.memoryLimit = options->memoryLimit;
       if (options->constantStagingLimit != 0) o.constantStagingLimit = options->constantStagingLimit;
       o.strictPlacement = options->strictPlacement != 0;
+      o.int8MatmulActivations = options->int8MatmulActivations != 0;
       if (auto hint = ToLatencyHint(options->latencyHint, "createContext")) o.latencyHint = *hint;
       o.logLevel = ToLogLevel(options->logLevel);
       if (options->logCallback) {

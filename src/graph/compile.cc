@@ -23,7 +23,9 @@ void CompileGraph(CompiledGraph& g, const std::shared_ptr<ops::Device>& device_p
   if (options.graph_passes && fusions.any()) {
     auto optimized = std::make_shared<Graph>(*ir);
     optimized->set_constant_ledger(ledger);
-    g.pass_stats = RunPasses(*optimized, outputs, {.nhwc_layout = options.nhwc_layout, .fusions = fusions});
+    g.pass_stats = RunPasses(*optimized, outputs, {.nhwc_layout = options.nhwc_layout,
+                                                   .int8_matmul_activations = options.int8_matmul_activations,
+                                                   .fusions = fusions});
     ir = std::move(optimized);
   }
   LoweredGraph lowered = Lower(*ir, outputs);

@@ -23,6 +23,7 @@ namespace webnn::graph {
 struct CompileOptions {
   bool graph_passes = true;  // MLContextOptions::graphPasses
   bool nhwc_layout = false;  // MLContextOptions::nhwcLayout
+  bool int8_matmul_activations = false;  // MLContextOptions::int8MatmulActivations
   // MLGraphOptions::strictPlacement: a node the device does not run is a
   // NotSupportedError, not a node on a fallback device.
   bool strict_placement = false;

@@ -84,7 +84,7 @@ std::shared_ptr<ops::QuantizedMatmulAttrs> FusedAttrs(const Graph& graph, const 
 
 }  // namespace
 
-int FuseQuantizedMatmul(Graph& graph, const std::map<std::string, OperandId>& outputs) {
+int FuseQuantizedMatmul(Graph& graph, const std::map<std::string, OperandId>& outputs, bool int8_activations) {
   std::vector<OperandId> output_ids;
   for (const auto& [name, id] : outputs) output_ids.push_back(id);
   int fused = 0;
@@ -96,6 +96,7 @@ int FuseQuantizedMatmul(Graph& graph, const std::map<std::string, OperandId>& ou
     if (dq == nullptr) continue;
     std::shared_ptr<ops::QuantizedMatmulAttrs> attrs = FusedAttrs(graph, n);
     if (!attrs) continue;
+    attrs->int8_activations = int8_activations;
     std::vector<OperandId> inputs{n.inputs[0], dq->inputs[0], dq->inputs[1], dq->inputs[2]};
     if (n.inputs.size() > 2 && n.inputs[2] != kNoOperand) inputs.push_back(n.inputs[2]);
     const OperandId y = n.outputs[0];

@@ -430,7 +430,7 @@ PassStats RunPasses(Graph& graph, const std::map<std::string, OperandId>& output
   }
   // After the epilogue fusions: a matmul's bias and activation carry over.
   if (options.fusions.quantized_matmul) {
-    stats.quantized_matmuls = FuseQuantizedMatmul(graph, outputs);
+    stats.quantized_matmuls = FuseQuantizedMatmul(graph, outputs, options.int8_matmul_activations);
     DetachUnreachable(graph, outputs);
     stats.swiglus = FuseSwiGlu(graph, outputs);
     DetachUnreachable(graph, outputs);

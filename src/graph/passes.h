@@ -67,7 +67,8 @@ int FuseElementwise(Graph& graph, const std::map<std::string, OperandId>& output
 // or beta 1 with C along N (a bias). The matmul's fused bias and activation
 // carry over; W's other readers, if any, keep the dequantizeLinear.
 // Implemented in graph/fuse_quantized_matmul.cc.
-int FuseQuantizedMatmul(Graph& graph, const std::map<std::string, OperandId>& outputs);
+int FuseQuantizedMatmul(Graph& graph, const std::map<std::string, OperandId>& outputs,
+                        bool int8_activations = false);
 
 // SwiGLU of two quantized projections, mul(mul(g, sigmoid(g)), u) with g and
 // u quantizedMatmuls of the same input (no bias, no activation, weights of
@@ -108,6 +109,9 @@ struct PassOptions {
   // (the direct nchw kernel wins when the output channels leave vector lanes
   // empty, e.g. 24 of 32 with AVX-512), so the pass cost 3-18%.
   bool nhwc_layout = false;
+  // MLContextOptions::int8MatmulActivations: quantizedMatmul nodes carry it
+  // (QuantizedMatmulAttrs::int8_activations) for the device to honour.
+  bool int8_matmul_activations = false;
   // The fused forms the target device implements (ops::Device::Fusions): the
   // epilogue fusions run only with `epilogues`, FuseElementwise within the
   // device's chain limits, FuseQuantizedMatmul and FuseSwiGlu with

@@ -33,6 +33,10 @@ struct QuantizedMatmulAttrs final : OpAttrs {
   bool weight_transposed = false;
   std::optional<FusedActivation> activation;  // carried over from the matmul / gemm
   bool gated = false;                         // SwiGLU of two weights (inputs 5-7)
+  // MLContextOptions::int8MatmulActivations (opt-in, inexact): the cpu
+  // device's GEMV quantizes A to int8 per row and weight block; other
+  // devices compute as without it.
+  bool int8_activations = false;
 };
 
 }  // namespace webnn::ops

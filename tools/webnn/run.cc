@@ -301,6 +301,8 @@ void Usage() {
       "  --threads N             cpu device threads, at most 1024 (default: all cores)\n"
       "  --no-passes             run the graph as built: no graph passes (fusions, ...)\n"
       "  --nhwc-layout           also run the experimental nhwc layout pass\n"
+      "  --int8-activations      cpu: quantized matmuls with <= 4 rows quantize their activations to\n"
+      "                          int8 (MLContextOptions::int8MatmulActivations; faster, inexact)\n"
       "  --weights FILE          .weights or .safetensors (default: next to GRAPH.json)\n"
       "  --manifest FILE         manifest of a .weights file (default: the weights path with\n"
       "                          .manifest.json for .weights, e.g. det.weights -> det.manifest.json)\n"
@@ -356,6 +358,8 @@ int Run(const Args& args) {
       context_options.graphPasses = false;
     } else if (a == "--nhwc-layout") {
       context_options.nhwcLayout = true;
+    } else if (a == "--int8-activations") {
+      context_options.int8MatmulActivations = true;
     } else if (a == "--policy") {
       const std::string& name = value();
       bool known = false;
