@@ -16,6 +16,9 @@ namespace {
 // inline (its caller already holds a share of the cores).
 thread_local bool t_in_chunk = false;
 
+// How long RunHere's caller spins for its job's dependencies before sleeping.
+constexpr std::chrono::microseconds kCallerSpin{20};
+
 inline void Pause() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
@@ -85,9 +88,20 @@ class CpuPool {
   void RunHere(const JobPtr& job, const std::vector<JobPtr>& data_from, const std::vector<JobPtr>& after) {
     job->caller_runs_ = true;
     Submit(job, data_from, after);
-    {
+    // Spin up to kCallerSpin before sleeping: the usual caller is readTensor
+    // right after a dispatch, and a futex wake-up costs tens of microseconds
+    // on a shared VM (a relu of 4096 floats: 0.067 ms per dispatch + read,
+    // median, 0.012 ms with the spin; Zen 5, 2 cores). Not longer: while it
+    // spins, the caller takes a core from the pool's threads (spinning ~300
+    // us doubled a 0.35 ms matvec on 2 cores).
+    const auto spin_until = std::chrono::steady_clock::now() + kCallerSpin;
+    for (int spin = 0; !job->ready_.load(std::memory_order_acquire); ++spin) {
+      Pause();
+      if (spin % 64 == 63 && std::chrono::steady_clock::now() > spin_until) break;
+    }
+    if (!job->ready_.load(std::memory_order_acquire)) {
       std::unique_lock<std::mutex> lock(mutex_);
-      done_.wait(lock, [&] { return job->ready_; });
+      done_.wait(lock, [&] { return job->ready_.load(std::memory_order_acquire); });
     }
     std::exception_ptr error = job->inherited_;
     if (!error) {
@@ -220,7 +234,7 @@ class CpuPool {
 
   void MakeReadyLocked(const JobPtr& job) {
     if (job->caller_runs_) {
-      job->ready_ = true;
+      job->ready_.store(true, std::memory_order_release);
       done_.notify_all();
       return;
     }

@@ -73,7 +73,7 @@ class Job {
   size_t pending_ = 0;
   std::vector<std::pair<std::shared_ptr<Job>, bool>> dependents_;  // (job, reads our data)
   std::exception_ptr inherited_;  // a data dependency's error
-  bool ready_ = false;            // caller_runs_ jobs: dependencies done
+  std::atomic<bool> ready_{false};  // caller_runs_ jobs: dependencies done (set under the pool's lock)
   // Completion.
   mutable std::mutex mutex_;
   std::condition_variable cv_;
