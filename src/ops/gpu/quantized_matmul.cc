@@ -32,6 +32,33 @@ constexpr uint64_t kTile = 64;  // output tile of a workgroup (quantized_matmul.
 // multiprocessor of a large GPU) with at least kMinSplitK rows of K each.
 constexpr uint64_t kMatvecMaxRows = 16;
 constexpr uint32_t kMatvecWords = 8, kMatvecTargetGroups = 256, kMinSplitK = 64;
+// quantized_matmul.comp splits K where its tiles are fewer than a target:
+// about two workgroups per multiprocessor of a large GPU, with at least
+// kMinSplitK rows of K each. Lavapipe runs a workgroup per CPU thread, so a
+// few suffice; it still splits small products, so that CI takes the path.
+constexpr uint64_t kCpuTargetGroups = 8, kCpuMinSplitK = 16;
+
+// K splits of `tiles` workgroups over K rows (1: no split).
+uint32_t SplitsOfK(uint64_t tiles, uint32_t k, uint64_t target, uint64_t min_rows) {
+  return static_cast<uint32_t>(
+      std::clamp<uint64_t>((target + tiles - 1) / tiles, 1, std::max<uint64_t>(k / min_rows, 1)));
+}
+
+// The combine of K-split partial sums (quantized_matvec.comp -DCOMBINE):
+// sums them in split order, then the bias and epilogue, or the SwiGLU.
+GpuDispatch CombineSplits(const GpuStepInfo& s, uint64_t rows, uint32_t n, uint32_t splits, uint32_t bias_mode) {
+  const auto& attrs = AttrsAs<QuantizedMatmulAttrs>(s.attrs);
+  GpuDispatch c;
+  c.shader = core::StrCat(attrs.gated ? "quantized_matvec_combine_gated." : "quantized_matvec_combine.",
+                          TypeSuffix(s.inputs[0].type));
+  c.params = {Count32(rows), n, splits, bias_mode};
+  AddEpilogue(c, attrs.activation, s.inputs[0].type);
+  const bool has_bias = !attrs.gated && s.has_input(4);
+  c.bindings = {GpuBinding::Scratch(0), has_bias ? GpuBinding::Input(4) : GpuBinding::Scratch(0),
+                GpuBinding::Output(0)};
+  c.groups = GridFor(rows * n);
+  return c;
+}
 
 bool Packed(DataType t) { return t == DataType::kInt4 || t == DataType::kUint4; }
 
@@ -43,8 +70,7 @@ GpuPlan PlanMatvec(const GpuStepInfo& s, uint32_t k, uint32_t n, uint64_t rows, 
   if (attrs.weight_transposed || rows > kMatvecMaxRows || n % codes != 0) return {};
   const uint32_t cols = kMatvecWords * codes;
   const uint32_t tiles = (n + cols - 1) / cols;
-  const uint32_t splits = static_cast<uint32_t>(std::clamp<uint64_t>(
-      (kMatvecTargetGroups + tiles - 1) / tiles, 1, std::max<uint32_t>(k / kMinSplitK, 1)));
+  const uint32_t splits = SplitsOfK(tiles, k, kMatvecTargetGroups, kMinSplitK);
   const uint32_t k_per_split = (k + splits - 1) / splits;
   const std::string types = core::StrCat(TypeSuffix(a.type), ".", TypeSuffix(s.inputs[1].type));
   GpuPlan plan;
@@ -69,16 +95,7 @@ GpuPlan PlanMatvec(const GpuStepInfo& s, uint32_t k, uint32_t n, uint64_t rows, 
   AddEpilogue(d, std::nullopt, a.type);  // applied by the combine
   plan.dispatches.push_back(std::move(d));
   plan.scratch_bytes = {uint64_t{splits} * rows * n * 4 * (attrs.gated ? 2 : 1)};
-  GpuDispatch c;
-  c.shader = core::StrCat(attrs.gated ? "quantized_matvec_combine_gated." : "quantized_matvec_combine.",
-                          TypeSuffix(a.type));
-  c.params = {Count32(rows), n, splits, params[10]};
-  AddEpilogue(c, attrs.activation, a.type);
-  const bool has_bias = !attrs.gated && s.has_input(4);
-  c.bindings = {GpuBinding::Scratch(0), has_bias ? GpuBinding::Input(4) : GpuBinding::Scratch(0),
-                GpuBinding::Output(0)};
-  c.groups = GridFor(rows * n);
-  plan.dispatches.push_back(std::move(c));
+  plan.dispatches.push_back(CombineSplits(s, rows, n, splits, params[10]));
   return plan;
 }
 
@@ -113,6 +130,38 @@ GpuPlan Plan(const GpuStepInfo& s) {
   const uint64_t row_bytes = uint64_t{std::max(k, n)} * ByteLengthFor(a.type, 1);
   const uint64_t chunk = std::max<uint64_t>((s.max_binding_bytes - 4096) / std::max<uint64_t>(row_bytes, 1), 1);
   GpuPlan plan;
+  // Few tiles: K split over workgroups (grid z), where one dispatch takes
+  // every row (then one combine covers them) and the partials fit a binding.
+  const uint64_t tiles = (uint64_t{n} + kTile - 1) / kTile * ((rows + kTile - 1) / kTile);
+  uint32_t splits = s.cpu_implementation ? SplitsOfK(tiles, k, kCpuTargetGroups, kCpuMinSplitK)
+                                         : SplitsOfK(tiles, k, kMatvecTargetGroups, kMinSplitK);
+  if (rows > chunk || uint64_t{splits} * rows * n * 4 * (attrs.gated ? 2 : 1) > s.max_binding_bytes) splits = 1;
+  // Whole steps of 16 rows of K (quantized_matmul.comp's kStepK) per split.
+  const uint32_t k_per_split = splits > 1 ? ((k + splits - 1) / splits + 15) / 16 * 16 : k;
+  if (splits > 1) splits = (k + k_per_split - 1) / k_per_split;
+  base.params.push_back(splits);
+  base.params.push_back(k_per_split);
+  if (splits > 1) {
+    GpuDispatch d;
+    d.shader = base.shader;
+    d.params = params;
+    AddEpilogue(d, std::nullopt, out.type);  // the combine applies it
+    d.params.insert(d.params.end(), {splits, k_per_split});
+    d.params[0] = Count32(rows);
+    d.bindings = {GpuBinding::Input(0), GpuBinding::Input(1), GpuBinding::Input(2), GpuBinding::Input(3),
+                  GpuBinding::Scratch(0)};
+    if (attrs.gated) {
+      d.bindings.insert(d.bindings.end(), {GpuBinding::Input(5), GpuBinding::Input(6), GpuBinding::Input(7)});
+    } else {
+      d.bindings.push_back(s.InputOrFirst(4));
+    }
+    d.groups = {static_cast<uint32_t>(std::min<uint64_t>((n + kTile - 1) / kTile, 65535)),
+                static_cast<uint32_t>(std::min<uint64_t>((rows + kTile - 1) / kTile, 65535)), splits};
+    plan.scratch_bytes = {uint64_t{splits} * rows * n * 4 * (attrs.gated ? 2 : 1)};
+    plan.dispatches.push_back(std::move(d));
+    plan.dispatches.push_back(CombineSplits(s, rows, n, splits, bias_mode));
+    return plan;
+  }
   for (uint64_t first = 0; first < rows; first += chunk) {
     const uint64_t count = std::min(chunk, rows - first);
     GpuDispatch d = base;

@@ -16,10 +16,14 @@
 // along N for a [K, N] weight, along K for a transposed one. The gated form
 // keeps a second weight tile and a second 4x4 block.
 //
+// Few tiles (a 128-row prefill of an N = 896 projection has 28 for 132
+// multiprocessors on an H100): K is split over workgroups (grid z, P(18)
+// splits of P(19) rows of K), each writing its float32 partial sums to
+// scratch, and quantized_matvec.comp's combine dispatch adds them in order
+// and applies the bias and epilogue, or the SwiGLU.
+//
 // Few rows of a [K, N] weight go to quantized_matvec.comp instead. Not yet
-// done: cooperative matrices for float16, and a split of K for few tiles
-// (a 128-row prefill of an N = 896 projection has 28 tiles for 132
-// multiprocessors on an H100).
+// done: cooperative matrices for float16.
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 #define EPILOGUE_PARAMS 11
@@ -31,6 +35,8 @@ layout(std430, binding = 2) readonly buffer W { Q_T w[]; };
 layout(std430, binding = 3) readonly buffer Scale { A_T scale[]; };
 layout(std430, binding = 4) readonly buffer ZeroPoint { Q_T zero_point[]; };
 layout(std430, binding = 5) writeonly buffer O { A_T o[]; };
+// The scratch of partial sums instead of the output when K is split.
+layout(std430, binding = 5) writeonly buffer Partial { float partial[]; };
 #if defined(GATED)
 layout(std430, binding = 6) readonly buffer UpW { Q_T up_w[]; };
 layout(std430, binding = 7) readonly buffer UpScale { A_T up_scale[]; };
@@ -43,7 +49,8 @@ layout(std430, binding = 6) readonly buffer Bias { A_T bias[]; };  // bound to A
 // P(5) blocks along K (the scale's extent), P(6) block along K, P(7) along
 // N, P(8) scale (and zero point) stride per block along K, P(9) along N,
 // P(10) bias: 0 none, 1 one value, 2 one per column; P(11..17) the epilogue
-// (epilogue.glsl; none when gated). The gated up projection's operands have
+// (epilogue.glsl; none when gated); P(18) K splits, P(19) rows of K per split
+// (partials: [split][row][N], gated the gate's then the up projection's). The gated up projection's operands have
 // the gate's shapes, so the same strides.
 const uint kTile = 64, kStepK = 16;
 
@@ -63,6 +70,8 @@ void main() {
   const uint t = gl_LocalInvocationIndex;
   const uint tx = t % 16u, ty = t / 16u;
   const uint tiles_n = (N + kTile - 1u) / kTile, tiles_m = (M + kTile - 1u) / kTile;
+  const uint splits = P(18), split = gl_WorkGroupID.z;
+  const uint k_begin = split * P(19), k_end = min(K, k_begin + P(19));
   for (uint tm = gl_WorkGroupID.y; tm < tiles_m; tm += gl_NumWorkGroups.y) {
     for (uint tn = gl_WorkGroupID.x; tn < tiles_n; tn += gl_NumWorkGroups.x) {
       const uint m0 = tm * kTile, n0 = tn * kTile;
@@ -72,13 +81,13 @@ void main() {
       vec4 up[4];
       for (uint i = 0u; i < 4u; ++i) up[i] = vec4(uintBitsToFloat(0x80000000u));
 #endif
-      for (uint k0 = 0u; k0 < K; k0 += kStepK) {
+      for (uint k0 = k_begin; k0 < k_end; k0 += kStepK) {
         // A's rows are contiguous along K.
         for (uint r = 0u; r < 4u; ++r) {
           const uint e = t + r * 256u, kk = e % kStepK, mm = e / kStepK;
           const uint gm = m0 + mm, gk = k0 + kk;
           // -0 pads K: a padded product (-0) * (+0) = -0 leaves a -0 sum -0.
-          tile_a[kk][mm / 4u][mm % 4u] = (gm < M && gk < K) ? float(a[ba + gm * K + gk]) : -0.0;
+          tile_a[kk][mm / 4u][mm % 4u] = (gm < M && gk < k_end) ? float(a[ba + gm * K + gk]) : -0.0;
         }
         for (uint r = 0u; r < 4u; ++r) {
           const uint e = t + r * 256u;
@@ -95,7 +104,7 @@ void main() {
 #if defined(GATED)
           float uv = 0.0;
 #endif
-          if (gn < N && gk < K) {
+          if (gn < N && gk < k_end) {
             const uint wi = gk * w_ks + gn * w_ns, p = (gk / block_k) * s_ks + (gn / block_n) * s_ns;
             wv = Dequantize(CODE(w, bw, wi) - CODE(zero_point, bz, p), float(scale[bs + p]));
 #if defined(GATED)
@@ -131,6 +140,13 @@ void main() {
         for (uint j = 0u; j < 4u; ++j) {
           const uint n = n0 + tx * 4u + j;
           if (n >= N) break;
+          if (splits > 1u) {
+            partial[BASE(5) / 4u + (split * M + gm) * N + n] = acc[i][j];
+#if defined(GATED)
+            partial[BASE(5) / 4u + ((splits + split) * M + gm) * N + n] = up[i][j];
+#endif
+            continue;
+          }
 #if defined(GATED)
           // As the unfused mul(mul(g, sigmoid(g)), u), in float32.
           const float g = acc[i][j];
