@@ -26,16 +26,17 @@ namespace webnn::ops::gpu {
 namespace {
 
 constexpr uint64_t kTile = 64;  // output tile of a workgroup (quantized_matmul.comp)
-// quantized_matvec.comp: rows of A it takes (kRows at a time, each pass
-// reading the weight again, from cache), columns per workgroup (8 words of
-// codes), and how many workgroups a split of K aims for (about two per
-// multiprocessor of a large GPU) with at least kMinSplitK rows of K each.
+// quantized_matvec.comp: the rows of A it takes (kRows at a time, each pass
+// reading the weight again, from cache) and its columns per workgroup (8
+// words of codes).
 constexpr uint64_t kMatvecMaxRows = 16;
-constexpr uint32_t kMatvecWords = 8, kMatvecTargetGroups = 256, kMinSplitK = 64;
-// quantized_matmul.comp splits K where its tiles are fewer than a target:
-// about two workgroups per multiprocessor of a large GPU, with at least
+constexpr uint32_t kMatvecWords = 8;
+// Both shaders split K over workgroups where they would otherwise have fewer
+// than a target: about two per multiprocessor of a large GPU, with at least
 // kMinSplitK rows of K each. Lavapipe runs a workgroup per CPU thread, so a
-// few suffice; it still splits small products, so that CI takes the path.
+// few suffice for the tiled GEMM; it still splits small products there, so
+// that CI takes the path (the matvec splits as on a GPU).
+constexpr uint32_t kGpuTargetGroups = 256, kMinSplitK = 64;
 constexpr uint64_t kCpuTargetGroups = 8, kCpuMinSplitK = 16;
 
 // K splits of `tiles` workgroups over K rows (1: no split).
@@ -70,7 +71,7 @@ GpuPlan PlanMatvec(const GpuStepInfo& s, uint32_t k, uint32_t n, uint64_t rows, 
   if (attrs.weight_transposed || rows > kMatvecMaxRows || n % codes != 0) return {};
   const uint32_t cols = kMatvecWords * codes;
   const uint32_t tiles = (n + cols - 1) / cols;
-  const uint32_t splits = SplitsOfK(tiles, k, kMatvecTargetGroups, kMinSplitK);
+  const uint32_t splits = SplitsOfK(tiles, k, kGpuTargetGroups, kMinSplitK);
   const uint32_t k_per_split = (k + splits - 1) / splits;
   const std::string types = core::StrCat(TypeSuffix(a.type), ".", TypeSuffix(s.inputs[1].type));
   GpuPlan plan;
@@ -134,7 +135,7 @@ GpuPlan Plan(const GpuStepInfo& s) {
   // every row (then one combine covers them) and the partials fit a binding.
   const uint64_t tiles = (uint64_t{n} + kTile - 1) / kTile * ((rows + kTile - 1) / kTile);
   uint32_t splits = s.cpu_implementation ? SplitsOfK(tiles, k, kCpuTargetGroups, kCpuMinSplitK)
-                                         : SplitsOfK(tiles, k, kMatvecTargetGroups, kMinSplitK);
+                                         : SplitsOfK(tiles, k, kGpuTargetGroups, kMinSplitK);
   if (rows > chunk || uint64_t{splits} * rows * n * 4 * (attrs.gated ? 2 : 1) > s.max_binding_bytes) splits = 1;
   // Whole steps of 16 rows of K (quantized_matmul.comp's kStepK) per split.
   const uint32_t k_per_split = splits > 1 ? ((k + splits - 1) / splits + 15) / 16 * 16 : k;
