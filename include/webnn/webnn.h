@@ -106,7 +106,8 @@ struct MLContextOptions {
   // and per block of the weight (scale max|a| / 127, round to nearest), and
   // multiply with integer dot products (AVX-512 VNNI where the CPU has it,
   // an exact float emulation elsewhere), as ONNX Runtime's MatMulNBits does
-  // at accuracy level 4. Faster, and no longer exact: the error is that of
+  // at accuracy level 4. Faster where the weights stay in cache (decode that
+  // streams them from DRAM is not), and no longer exact: the error is that of
   // the activations' int8 rounding (about 1e-3 relative; see
   // bench/llm/README.md). Activations that are not finite, or weights whose
   // scales are not, run the exact float path. Other devices ignore it.

@@ -13,6 +13,7 @@
 // binding may span, quantized_matmul.comp splits the rows of A over several
 // dispatches; the weight and its parameters stay whole.
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,6 +64,32 @@ GpuDispatch CombineSplits(const GpuStepInfo& s, uint64_t rows, uint32_t n, uint3
 
 bool Packed(DataType t) { return t == DataType::kInt4 || t == DataType::kUint4; }
 
+// Both shaders' bindings: A, the weight, scale and zero point, the destination
+// (output or partial sums), then the up projection's three (gated) or the
+// bias (bound to A when absent).
+std::vector<GpuBinding> ProductBindings(const GpuStepInfo& s, GpuBinding a, GpuBinding destination) {
+  std::vector<GpuBinding> b{a, GpuBinding::Input(1), GpuBinding::Input(2), GpuBinding::Input(3), destination};
+  if (AttrsAs<QuantizedMatmulAttrs>(s.attrs).gated) {
+    b.insert(b.end(), {GpuBinding::Input(5), GpuBinding::Input(6), GpuBinding::Input(7)});
+  } else {
+    b.push_back(s.InputOrFirst(4));
+  }
+  return b;
+}
+
+// Bytes of the float32 partial sums of `splits` splits of K (gated: the
+// gate's and the up projection's).
+uint64_t PartialBytes(const GpuStepInfo& s, uint32_t splits, uint64_t rows, uint32_t n) {
+  return uint64_t{splits} * rows * n * 4 * (AttrsAs<QuantizedMatmulAttrs>(s.attrs).gated ? 2 : 1);
+}
+
+// quantized_matmul.comp's grid: 64 x 64 output tiles (the shader loops over
+// what exceeds the grid's limits), z the splits of K.
+std::array<uint32_t, 3> TileGrid(uint32_t n, uint64_t rows, uint32_t splits) {
+  return {static_cast<uint32_t>(std::min<uint64_t>((n + kTile - 1) / kTile, 65535)),
+          static_cast<uint32_t>(std::min<uint64_t>((rows + kTile - 1) / kTile, 65535)), splits};
+}
+
 // quantized_matvec.comp's plan, or an empty one where it does not apply.
 GpuPlan PlanMatvec(const GpuStepInfo& s, uint32_t k, uint32_t n, uint64_t rows, const std::vector<uint32_t>& params) {
   const auto& attrs = AttrsAs<QuantizedMatmulAttrs>(s.attrs);
@@ -80,13 +107,7 @@ GpuPlan PlanMatvec(const GpuStepInfo& s, uint32_t k, uint32_t n, uint64_t rows, 
   // quantized_matmul.comp's words without the weight's stride along N (1).
   d.params = {Count32(rows), n, k, params[3], params[5], params[6], params[7], params[8], params[9], params[10],
               splits, k_per_split};
-  d.bindings = {GpuBinding::Input(0), GpuBinding::Input(1), GpuBinding::Input(2), GpuBinding::Input(3),
-                splits > 1 ? GpuBinding::Scratch(0) : GpuBinding::Output(0)};
-  if (attrs.gated) {
-    d.bindings.insert(d.bindings.end(), {GpuBinding::Input(5), GpuBinding::Input(6), GpuBinding::Input(7)});
-  } else {
-    d.bindings.push_back(s.InputOrFirst(4));
-  }
+  d.bindings = ProductBindings(s, GpuBinding::Input(0), splits > 1 ? GpuBinding::Scratch(0) : GpuBinding::Output(0));
   d.groups = {tiles, splits, 1};
   if (splits == 1) {
     AddEpilogue(d, attrs.activation, a.type);
@@ -95,7 +116,7 @@ GpuPlan PlanMatvec(const GpuStepInfo& s, uint32_t k, uint32_t n, uint64_t rows, 
   }
   AddEpilogue(d, std::nullopt, a.type);  // applied by the combine
   plan.dispatches.push_back(std::move(d));
-  plan.scratch_bytes = {uint64_t{splits} * rows * n * 4 * (attrs.gated ? 2 : 1)};
+  plan.scratch_bytes = {PartialBytes(s, splits, rows, n)};
   plan.dispatches.push_back(CombineSplits(s, rows, n, splits, params[10]));
   return plan;
 }
@@ -136,7 +157,7 @@ GpuPlan Plan(const GpuStepInfo& s) {
   const uint64_t tiles = (uint64_t{n} + kTile - 1) / kTile * ((rows + kTile - 1) / kTile);
   uint32_t splits = s.cpu_implementation ? SplitsOfK(tiles, k, kCpuTargetGroups, kCpuMinSplitK)
                                          : SplitsOfK(tiles, k, kGpuTargetGroups, kMinSplitK);
-  if (rows > chunk || uint64_t{splits} * rows * n * 4 * (attrs.gated ? 2 : 1) > s.max_binding_bytes) splits = 1;
+  if (rows > chunk || PartialBytes(s, splits, rows, n) > s.max_binding_bytes) splits = 1;
   // Whole steps of 16 rows of K (quantized_matmul.comp's kStepK) per split.
   const uint32_t k_per_split = splits > 1 ? ((k + splits - 1) / splits + 15) / 16 * 16 : k;
   if (splits > 1) splits = (k + k_per_split - 1) / k_per_split;
@@ -149,16 +170,9 @@ GpuPlan Plan(const GpuStepInfo& s) {
     AddEpilogue(d, std::nullopt, out.type);  // the combine applies it
     d.params.insert(d.params.end(), {splits, k_per_split});
     d.params[0] = Count32(rows);
-    d.bindings = {GpuBinding::Input(0), GpuBinding::Input(1), GpuBinding::Input(2), GpuBinding::Input(3),
-                  GpuBinding::Scratch(0)};
-    if (attrs.gated) {
-      d.bindings.insert(d.bindings.end(), {GpuBinding::Input(5), GpuBinding::Input(6), GpuBinding::Input(7)});
-    } else {
-      d.bindings.push_back(s.InputOrFirst(4));
-    }
-    d.groups = {static_cast<uint32_t>(std::min<uint64_t>((n + kTile - 1) / kTile, 65535)),
-                static_cast<uint32_t>(std::min<uint64_t>((rows + kTile - 1) / kTile, 65535)), splits};
-    plan.scratch_bytes = {uint64_t{splits} * rows * n * 4 * (attrs.gated ? 2 : 1)};
+    d.bindings = ProductBindings(s, GpuBinding::Input(0), GpuBinding::Scratch(0));
+    d.groups = TileGrid(n, rows, splits);
+    plan.scratch_bytes = {PartialBytes(s, splits, rows, n)};
     plan.dispatches.push_back(std::move(d));
     plan.dispatches.push_back(CombineSplits(s, rows, n, splits, bias_mode));
     return plan;
@@ -166,18 +180,10 @@ GpuPlan Plan(const GpuStepInfo& s) {
   for (uint64_t first = 0; first < rows; first += chunk) {
     const uint64_t count = std::min(chunk, rows - first);
     GpuDispatch d = base;
-    d.bindings = {GpuBinding::Input(0).Range(first * k, count * k), GpuBinding::Input(1), GpuBinding::Input(2),
-                  GpuBinding::Input(3), GpuBinding::Output(0).Range(first * n, count * n)};
-    if (attrs.gated) {
-      d.bindings.insert(d.bindings.end(), {GpuBinding::Input(5), GpuBinding::Input(6), GpuBinding::Input(7)});
-    } else {
-      d.bindings.push_back(s.InputOrFirst(4));
-    }
+    d.bindings = ProductBindings(s, GpuBinding::Input(0).Range(first * k, count * k),
+                                 GpuBinding::Output(0).Range(first * n, count * n));
     d.params[0] = Count32(count);
-    // 64 x 64 output tiles (quantized_matmul.comp); the shader loops over
-    // what exceeds the grid's limits.
-    d.groups = {static_cast<uint32_t>(std::min<uint64_t>((n + kTile - 1) / kTile, 65535)),
-                static_cast<uint32_t>(std::min<uint64_t>((count + kTile - 1) / kTile, 65535)), 1};
+    d.groups = TileGrid(n, count, 1);
     plan.dispatches.push_back(std::move(d));
   }
   return plan;
