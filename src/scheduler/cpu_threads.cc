@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "memory/workspace.h"
+#include "scheduler/spin.h"
 #include "scheduler/thread_pool.h"
 
 namespace webnn::scheduler {
@@ -16,14 +17,16 @@ namespace {
 // inline (its caller already holds a share of the cores).
 thread_local bool t_in_chunk = false;
 
+using std::chrono::microseconds;
 // How long RunHere's caller spins for its job's dependencies before sleeping.
-constexpr std::chrono::microseconds kCallerSpin{20};
-
-inline void Pause() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
+constexpr microseconds kCallerSpin{20};
+// How long a thread spins for the next loop or job (an idle worker), or for
+// the last chunks of its own loop, before sleeping: a graph's kernels follow
+// each other within microseconds, and a futex wake-up costs 5-20 us.
+constexpr microseconds kIdleSpin{50};
+// How long a worker held for a running latency job spins for that job's next
+// parallel-for before looking at throughput work again.
+constexpr microseconds kLatencyHoldSpin{2000};
 
 }  // namespace
 
@@ -94,12 +97,7 @@ class CpuPool {
     // median, 0.012 ms with the spin; Zen 5, 2 cores). Not longer: while it
     // spins, the caller takes a core from the pool's threads (spinning ~300
     // us doubled a 0.35 ms matvec on 2 cores).
-    const auto spin_until = std::chrono::steady_clock::now() + kCallerSpin;
-    for (int spin = 0; !job->ready_.load(std::memory_order_acquire); ++spin) {
-      Pause();
-      if (spin % 64 == 63 && std::chrono::steady_clock::now() > spin_until) break;
-    }
-    if (!job->ready_.load(std::memory_order_acquire)) {
+    if (!SpinUntil(kCallerSpin, [&] { return job->ready_.load(std::memory_order_acquire); })) {
       std::unique_lock<std::mutex> lock(mutex_);
       done_.wait(lock, [&] { return job->ready_.load(std::memory_order_acquire); });
     }
@@ -162,9 +160,9 @@ class CpuPool {
       std::lock_guard<std::mutex> lock(mutex_);
       Unlist(loop);
     }
-    // The last chunks are usually microseconds from done: spin (about 50 us)
-    // before helping elsewhere or sleeping.
-    for (int spin = 0; spin < 20000 && loop->remaining.load(std::memory_order_acquire) != 0; ++spin) Pause();
+    // The last chunks are usually microseconds from done: spin before
+    // helping elsewhere or sleeping.
+    SpinUntil(kIdleSpin, [&] { return loop->remaining.load(std::memory_order_acquire) == 0; });
     while (loop->remaining.load(std::memory_order_acquire) != 0) {
       // Help another loop's chunk rather than sleep; latency work helps only
       // latency loops (a throughput chunk would delay its own end).
@@ -377,13 +375,13 @@ class CpuPool {
           if ((job = PopReadyLocked(Priority::kLatency))) break;
           if (latency_running_.load(std::memory_order_relaxed) > 0) {
             // Held for the latency job running elsewhere (see HelpLoop): spin
-            // for its next parallel-for, at most about 2 ms at a time.
+            // for its next parallel-for, kLatencyHoldSpin at a time.
             seen = generation_.load(std::memory_order_acquire);
             lock.unlock();
-            for (int spin = 0; spin < 800000 && generation_.load(std::memory_order_acquire) == seen &&
-                               latency_running_.load(std::memory_order_relaxed) > 0;
-                 ++spin)
-              Pause();
+            SpinUntil(kLatencyHoldSpin, [&] {
+              return generation_.load(std::memory_order_acquire) != seen ||
+                     latency_running_.load(std::memory_order_relaxed) == 0;
+            });
             lock.lock();
             if (generation_.load(std::memory_order_acquire) != seen || latency_running_.load() > 0) continue;
           }
@@ -392,12 +390,10 @@ class CpuPool {
             break;
           }
           if ((job = PopReadyLocked(Priority::kThroughput))) break;
-          // Nothing to do: spin about 50 us outside the lock (the next
-          // kernel of a running job usually follows within microseconds and
-          // a futex wake-up costs 5-20 us), then sleep.
+          // Nothing to do: spin kIdleSpin outside the lock, then sleep.
           seen = generation_.load(std::memory_order_acquire);
           lock.unlock();
-          for (int spin = 0; spin < 20000 && generation_.load(std::memory_order_acquire) == seen; ++spin) Pause();
+          SpinUntil(kIdleSpin, [&] { return generation_.load(std::memory_order_acquire) != seen; });
           lock.lock();
           if (generation_.load(std::memory_order_acquire) != seen) continue;
           ++idle_;

@@ -4,12 +4,16 @@
 
 #include <algorithm>
 
+#include "scheduler/spin.h"
+
 namespace webnn::scheduler {
 
 namespace {
 // Set while a thread runs chunks: a kernel's parallel-for inside another one
 // runs inline instead of deadlocking on the pool.
 thread_local bool t_in_pool = false;
+// How long a worker spins for the next job, and Run for its last chunks.
+constexpr std::chrono::microseconds kSpin{50};
 }  // namespace
 
 size_t ThreadPool::AvailableCores() {
@@ -73,14 +77,8 @@ void ThreadPool::Work(Job& job) {
 void ThreadPool::WorkerLoop() {
   uint64_t seen = 0;
   for (;;) {
-    // Spin about 50 us for the next job, then sleep.
-    bool woke = false;
-    for (int spin = 0; spin < 20000 && !woke; ++spin) {
-      woke = generation_.load(std::memory_order_acquire) != seen;
-#if defined(__x86_64__) || defined(__i386__)
-      if (!woke) __builtin_ia32_pause();
-#endif
-    }
+    // Spin for the next job, then sleep.
+    const bool woke = SpinUntil(kSpin, [&] { return generation_.load(std::memory_order_acquire) != seen; });
     std::shared_ptr<Job> job;
     {
       std::unique_lock<std::mutex> lock(mutex_);
@@ -124,13 +122,9 @@ void ThreadPool::Run(size_t n, size_t grain, const std::function<void(size_t, si
   wake_.notify_all();
   Work(*job);
   // The last chunks are usually a few microseconds from done: spin for them
-  // (about 50 us at most) before sleeping, as a futex wake-up of this thread
-  // would cost 5-20 us per parallel loop.
-  for (int spin = 0; spin < 20000 && job->remaining.load(std::memory_order_acquire) != 0; ++spin) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-  }
+  // before sleeping, as a futex wake-up of this thread would cost 5-20 us per
+  // parallel loop.
+  SpinUntil(kSpin, [&] { return job->remaining.load(std::memory_order_acquire) == 0; });
   std::unique_lock<std::mutex> lock(mutex_);
   done_.wait(lock, [&] { return job->remaining.load(std::memory_order_acquire) == 0; });
   job_.reset();
