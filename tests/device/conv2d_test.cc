@@ -249,6 +249,31 @@ TEST_CASE("conv2d NaN and infinite weights on padding taps give NaN", "[device][
       }
 }
 
+// Depthwise nhwc at horizontal stride 1 with kernel width 3 or 5 (the cpu's
+// sliding-window kernel): rows long enough for interior blocks (no padding
+// in their window; padding rows skipped for finite weights) between the edge
+// blocks, channel counts with full two-vector blocks and a tail, asymmetric
+// padding, vertical stride 2 and dilation, and NaN/Inf weights (every block
+// then multiplies its padding, as the reference does).
+TEST_CASE("conv2d depthwise nhwc sliding window: interior and edge blocks", "[device][conv2d]") {
+  uint64_t seed = 60;
+  for (const uint32_t k : {3u, 5u})
+    for (const uint32_t channels : {32u, 35u, 67u})
+      for (const bool special : {false, true}) {
+        ConvCase c;
+        c.nhwc = true;
+        c.filter_layout = MLConv2dFilterOperandLayout::kOhwi;
+        c.cin = c.cout = c.groups = channels;
+        c.h = 7, c.w = 41, c.kh = k, c.kw = k;
+        c.padding = {k / 2, k / 2 + 1, k / 2 + 1, k / 2};
+        c.bias = true;
+        c.filter_special_fraction = special ? 0.05 : 0;
+        Check(c, ++seed, special ? std::optional(kSpecialTolerance) : std::nullopt);
+        c.strides = {2, 1}, c.dilations = {2, 1}, c.h = 12;
+        Check(c, ++seed, special ? std::optional(kSpecialTolerance) : std::nullopt);
+      }
+}
+
 // DirectNchw at stride 1 reads the padding in place (AVX2 and AVX-512): the
 // q-space pitch is the input width and lanes whose tap falls on padding load
 // zeros. Same padding, padding on one side only (outputs narrower than the

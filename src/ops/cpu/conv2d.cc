@@ -935,6 +935,7 @@ void RunDepthwiseNhwc(const KernelContext& ctx, const Conv2dGeometry& g, const P
         }
         p.rows = pointers.data();
         p.kh = g.kernel_h, p.kw = g.kernel_w, p.in_w = g.in_w, p.pad_left = g.pad_left;
+        p.skip_padding = pf.finite;
       } else {
         FillPointers(g, x, zeros, r * g.out_w, g.out_w, pointers.data());
         p.ind = pointers.data();
