@@ -93,8 +93,12 @@ uint32_t ThreadsArg(const benchmark::State& state, int index) {
 }
 
 MLOperand ConvLayer(MLGraphBuilder& b, const std::vector<MLOperand>& in, uint32_t pad, uint32_t stride,
-                    uint32_t groups) {
+                    uint32_t groups, bool nhwc) {
   MLConv2dOptions o;
+  if (nhwc) {
+    o.inputLayout = MLInputOperandLayout::kNhwc;
+    o.filterLayout = MLConv2dFilterOperandLayout::kOhwi;
+  }
   o.padding = std::vector<uint32_t>{pad, pad, pad, pad};
   o.strides = std::vector<uint32_t>{stride, stride};
   o.groups = groups;

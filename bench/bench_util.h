@@ -60,7 +60,7 @@ void SetRates(benchmark::State& state, double flops_per_iteration, double bytes_
 // conv2d(in[0], filter in[1], bias in[2]) with symmetric padding `pad`, equal
 // strides and `groups`: the conv layers of the peer tables (peers::ConvCase).
 MLOperand ConvLayer(MLGraphBuilder& b, const std::vector<MLOperand>& in, uint32_t pad, uint32_t stride,
-                    uint32_t groups);
+                    uint32_t groups, bool nhwc = false);
 
 // Threads for a benchmark: the `threads` argument if given, else all cores.
 uint32_t ThreadsArg(const benchmark::State& state, int index);

@@ -3,10 +3,20 @@
 
 Engines, per case of peer_cases.h:
   ours   webnn_peer_bench (Google Benchmark; cpu device; dispatch() wall time)
+  ours_nhwc
+         webnn_peer_bench, conv only: the layer on NHWC activations (the
+         layout our compiled programs keep between convs), the counterpart of
+         oneDNN's primitive time in its own layout
   ort    ONNX Runtime from npm's onnxruntime-node, through ort_worker.js
          (per-run time from ORT's profiler, "model_run" event)
   eigen  eigen_matmul_bench (Google Benchmark; matmul only)
-plus the memory-bandwidth probe (membw_bench) once per round.
+  onednn onednn_peer_bench (Google Benchmark; oneDNN's conv / matmul primitive
+         alone, src and packed weights already in the layouts it chose)
+  onednn_nchw
+         onednn_peer_bench, conv only: reorder NCHW src in, the primitive,
+         reorder dst back to NCHW (what a caller holding NCHW tensors pays)
+plus the memory-bandwidth probe (membw_bench) and the FMA-throughput probe
+(fma_peak_bench) once per round.
 
 Interleaving: for every case and thread count the engines run back to back, and
 the whole sequence is repeated --rounds times (engine order rotated each round),
@@ -31,8 +41,14 @@ import time
 # bytes per element (add for binary ops, scale for unary ones), at the same
 # threads, measured right beside our op, so the % of bandwidth compares numbers
 # taken under the same load.
-ENGINES = {"matmul": ["ours", "ort", "eigen"], "conv": ["ours", "ort"], "eltwise": ["ours", "ort", "probe"]}
-ENGINE_TITLE = {"ours": "ours", "ort": "ORT", "eigen": "Eigen", "probe": "membw probe"}
+ENGINES = {"matmul": ["ours", "ort", "eigen", "onednn"], "conv": ["ours", "ours_nhwc", "ort", "onednn", "onednn_nchw"],
+           "eltwise": ["ours", "ort", "probe"]}
+ENGINE_TITLE = {"ours": "ours", "ours_nhwc": "ours, NHWC", "ort": "ORT", "eigen": "Eigen", "onednn": "oneDNN",
+                "onednn_nchw": "oneDNN, NCHW in/out", "probe": "membw probe"}
+DEFAULT_ENGINES = ["ours", "ours_nhwc", "ort", "eigen", "onednn", "onednn_nchw", "probe"]
+# The Google Benchmark binaries of the peers (all but ORT), and the prefix of their benchmark names.
+GBENCH_PEERS = {"eigen": ("eigen_matmul_bench", "eigen"), "onednn": ("onednn_peer_bench", "onednn"),
+                "onednn_nchw": ("onednn_peer_bench", "onednn_nchw")}
 PROBE_FLOATS = "16M"  # membw size the element-wise % is computed against (64 MiB per array > 32 MiB L3)
 
 
@@ -82,6 +98,12 @@ def parse_gbench(b):
     r = {"s": b["real_time"] * unit, "cpu_s": b["cpu_time"] * unit, "iters": b["iterations"]}
     if "GB" in b:
         r["gbs"] = b["GB"]  # kIs1000 rate counter: GB/s
+    if "GFLOP" in b:
+        r["gflops"] = b["GFLOP"]
+    if b.get("label"):
+        r["label"] = b["label"]  # onednn_peer_bench: the layouts and kernel oneDNN chose
+    if "src_reorder" in b:
+        r["reorders"] = [k for k in ("src", "dst") if b.get(f"{k}_reorder")]
     return r
 
 
@@ -144,7 +166,7 @@ def work_of(family, case):
     return case["flops"], "GFLOP/s"
 
 
-def run_all(args, cases, models, ours, eigen, ort, probe):
+def run_all(args, cases, models, ours, peers, ort, probe, fma):
     results = []  # one dict per measurement
     best_rate = {}  # (engine, family, threads) -> best work/s so far, to predict hopeless runs
     dead = {}  # (engine, family, case, threads) -> result that makes later rounds pointless
@@ -164,6 +186,13 @@ def run_all(args, cases, models, ours, eigen, ort, probe):
                 results.append(dict(r, round=rnd, family="membw", case=name, engine="probe"))
             if err:
                 log(f"  membw probe: {err}")
+        if fma:
+            benches, err = fma.run_filter("^fma_peak/", timeout_s=120)
+            for b in benches or []:
+                name = re.sub(r"(/process_time|/real_time)+$", "", b["name"])
+                results.append(dict(parse_gbench(b), round=rnd, family="fmapeak", case=name, engine="probe"))
+            if err:
+                log(f"  fma probe: {err}")
         for family in families:
             for case in cases[family]:
                 case_id = f"{family}/{case['name']}"
@@ -187,7 +216,7 @@ def run_all(args, cases, models, ours, eigen, ort, probe):
                                 dead[key] = r
                             else:
                                 t0 = time.time()
-                                r = measure(engine, family, case, t, models, ours, eigen, ort, probe)
+                                r = measure(engine, family, case, t, models, ours, peers, ort, probe)
                                 r["elapsed"] = time.time() - t0
                                 if "error" in r:
                                     dead[key] = r
@@ -199,7 +228,7 @@ def run_all(args, cases, models, ours, eigen, ort, probe):
                         if not r.get("carried"):
                             rate = r.get("gbs") if engine == "probe" else work / r["s"] * 1e-9 if "s" in r else None
                             shown = f"{rate:8.2f} {work_of(family, case)[1]}" if rate else r["error"][:90]
-                            log(f"  {case_id:34s} t={t} {engine:5s} {shown}")
+                            log(f"  {case_id:34s} t={t} {engine:11s} {shown}")
     return results, time.time() - t_start
 
 
@@ -207,17 +236,20 @@ def probe_name(case, threads):
     return f"membw/{'add' if case['binary'] else 'scale'}/{PROBE_FLOATS}/t:{threads}"
 
 
-def measure(engine, family, case, threads, models, ours, eigen, ort, probe):
+def measure(engine, family, case, threads, models, ours, peers, ort, probe):
     if engine == "probe":
         if not probe:
             return {"error": "membw_bench not built"}
         return probe.run(probe_name(case, threads))
     if engine == "ours":
         return ours.run(f"peer/{family}/{case['name']}/t:{threads}")
-    if engine == "eigen":
-        if not eigen:
-            return {"error": "eigen_matmul_bench not built"}
-        return eigen.run(f"eigen/{family}/{case['name']}/t:{threads}")
+    if engine == "ours_nhwc":
+        return ours.run(f"peer_nhwc/{family}/{case['name']}/t:{threads}")
+    if engine in GBENCH_PEERS:
+        binary, prefix = GBENCH_PEERS[engine]
+        if not peers.get(binary):
+            return {"error": f"{binary} not built"}
+        return peers[binary].run(f"{prefix}/{family}/{case['name']}/t:{threads}")
     m = models.get(f"{family}/{case['name']}")
     if not m:
         return {"error": "no ONNX model"}
@@ -234,7 +266,7 @@ def summarize(results, cases):
     """(family, case, threads, engine) -> {"s": median time, "error": ...}, and per-round ratios."""
     by = {}
     for r in results:
-        if r["family"] == "membw":
+        if r["family"] in ("membw", "fmapeak"):
             continue
         by.setdefault((r["family"], r["case"], r["threads"], r["engine"]), []).append(r)
     table = {}
@@ -245,10 +277,10 @@ def summarize(results, cases):
     return table
 
 
-def ratio(table, family, case, t, peer, key="s"):
-    """Median over rounds of peer_time / our_time (ours' throughput relative to the peer's).
-    key="cpu_s": by CPU time, for 1-thread runs (see the notes)."""
-    a = {r["round"]: r[key] for r in table.get((family, case, t, "ours"), {}).get("runs", []) if r.get(key)}
+def ratio(table, family, case, t, peer, key="s", base="ours"):
+    """Median over rounds of peer_time / base_time (our throughput relative to the peer's; base
+    "ours_nhwc" for our NHWC conv). key="cpu_s": by CPU time, for 1-thread runs (see the notes)."""
+    a = {r["round"]: r[key] for r in table.get((family, case, t, base), {}).get("runs", []) if r.get(key)}
     b = {r["round"]: r[key] for r in table.get((family, case, t, peer), {}).get("runs", []) if r.get(key)}
     rs = [b[k] / a[k] for k in a if k in b]
     return median(rs)
@@ -279,9 +311,9 @@ def cpu_rate(table, key, work):
     return fmt_rate(work / median(xs) * 1e-9) if xs else "—"
 
 
-def cpu_ratio(table, key, peer):
+def cpu_ratio(table, key, peer, base="ours"):
     """ours/peer by CPU time: 1-thread rows only (with 2 threads CPU time counts spin-waiting)."""
-    return fmt_ratio(ratio(table, *key, peer, "cpu_s")) if key[2] == 1 else "n/a"
+    return fmt_ratio(ratio(table, *key, peer, "cpu_s", base)) if key[2] == 1 else "n/a"
 
 
 def measured(table, family, case, t):
@@ -326,6 +358,30 @@ def probe_rates(results):
     return {k: median(v) for k, v in by.items()}
 
 
+def fma_peaks(results):
+    """threads -> the FMA probe's best width, median GFLOP/s over rounds (None without the probe)."""
+    by = {}
+    for r in results:
+        if r["family"] == "fmapeak" and "gflops" in r:
+            by.setdefault(r["case"], []).append(r["gflops"])
+    peaks = {}
+    for name, v in by.items():
+        t = int(name.rsplit(":", 1)[1])
+        peaks[t] = max(peaks.get(t, 0), median(v))
+    return peaks
+
+
+def of_peak(table, key, flops, peaks):
+    e = table.get(key)
+    if not e or e["s"] is None or not peaks.get(key[2]):
+        return None
+    return flops / e["s"] * 1e-9 / peaks[key[2]]
+
+
+def fmt_pct(x):
+    return "—" if x is None else f"{x * 100:.0f}%"
+
+
 def machine_info(ort_version):
     info = {}
     try:
@@ -354,6 +410,13 @@ def machine_info(ort_version):
         info["eigen"] = ".".join(v)
     except (OSError, AttributeError):
         info["eigen"] = "?"
+    try:
+        with open("/usr/include/oneapi/dnnl/dnnl_version.h") as f:
+            ver = f.read()
+        v = [re.search(rf"#define DNNL_VERSION_{n} (\d+)", ver).group(1) for n in ("MAJOR", "MINOR", "PATCH")]
+        info["onednn"] = ".".join(v)
+    except (OSError, AttributeError):
+        info["onednn"] = "?"
     info["ort"] = ort_version or "?"
     try:  # read-only: which tree the numbers belong to
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
@@ -368,6 +431,7 @@ def machine_info(ort_version):
 def render(results, cases, info, elapsed, load, command, rounds, min_time):
     table = summarize(results, cases)
     probes = probe_rates(results)
+    peaks = fma_peaks(results)
     notes = {}
     threads = cases["threads"]
     out = []
@@ -375,7 +439,8 @@ def render(results, cases, info, elapsed, load, command, rounds, min_time):
     w(f"Last run: {datetime.datetime.now().strftime('%Y-%m-%d %H:%M')}, tree {info.get('tree', '?')}; "
       f"{info['cpu']} ({info['isa']}), "
       f"{info['cores']} cores, L3 {info['l3']}; {info['cxx']}; ONNX Runtime {info['ort']} (npm onnxruntime-node, "
-      f"CPU EP); Eigen {info['eigen']} (-O3 -march=native, OpenMP). {rounds} interleaved rounds, "
+      f"CPU EP); Eigen {info['eigen']} (-O3 -march=native, OpenMP); oneDNN {info.get('onednn', '?')} (Debian libdnnl, "
+      f"run-time ISA dispatch, GNU OpenMP). {rounds} interleaved rounds, "
       f"{min_time:g} s per measurement, {elapsed / 60:.1f} min in all; load average {load[0]:.2f} before, "
       f"{load[1]:.2f} after (a shared machine: read the ratios, not the absolute numbers).")
     w("")
@@ -404,6 +469,21 @@ def render(results, cases, info, elapsed, load, command, rounds, min_time):
             line += (f"; by CPU time: {sum(1 for _, r in rc if r is not None and r >= 1.0)} of {len(rc)} (min "
                      f"{fmt_ratio(min((r for _, r in rc if r is not None), default=None))}) — {target_word(rc, 1.0)}")
         w(line)
+    for t in threads:
+        rs = [(c["name"], of_peak(table, ("matmul", c["name"], t, "ours"), c["flops"], peaks)) for c in sq]
+        w(f"- f32 matmul 1024–4096 >= 95% of the FMA peak at {t} thread{'s' if t > 1 else ''}: "
+          + ", ".join(f"{n} {fmt_pct(r)}" for n, r in rs) + f" — {target_word(rs, 0.95)}")
+    # Issue 14: every conv layer >= 1.0x oneDNN's primitive (ours in NHWC, the layout our programs keep),
+    # square matmul >= 1.0x oneDNN.
+    for t in threads:
+        rs = [(c["name"], ratio(table, "conv", c["name"], t, "onednn", base="ours_nhwc")) for c in cases["conv"]]
+        w(f"- conv2d layers, ours NHWC >= 1.0x oneDNN primitive at {t} thread{'s' if t > 1 else ''}: "
+          f"{sum(1 for _, r in rs if r is not None and r >= 1.0)} of {len(rs)} "
+          f"(min {fmt_ratio(min((r for _, r in rs if r is not None), default=None))}) — {target_word(rs, 1.0)}")
+    for t in threads:
+        rs = [(c["name"], ratio(table, "matmul", c["name"], t, "onednn")) for c in sq]
+        w(f"- f32 matmul 1024–4096 >= 1.0x oneDNN at {t} thread{'s' if t > 1 else ''}: "
+          + ", ".join(f"{n} {fmt_ratio(r)}" for n, r in rs) + f" — {target_word(rs, 1.0)}")
     big = [c for c in cases["eltwise"] if c["elements"] >= 1 << 24]
     for t in threads:
         rs = [(c["name"], pct_of_probe(table, cases, c, t, "ours")) for c in big]
@@ -422,25 +502,37 @@ def render(results, cases, info, elapsed, load, command, rounds, min_time):
                                                for t in threads) + " |")
     w("")
 
-    w("**matmul** f32, C[M,N] = A[M,K] x B[K,N], B constant; GFLOP/s (2·M·K·N per run):")
+    w("**FMA peak probe** (`fma_peak_bench`: 16 independent FMA chains per thread, our code, median of rounds; "
+      "run at the start of each round): " + ", ".join(
+          f"{t}T {fmt_rate(peaks.get(t))} GFLOP/s" for t in threads) + " (the faster of 256- and 512-bit vectors).")
     w("")
-    w("| case | M x K x N | threads | ours | ORT | Eigen | ours/ORT | ours/Eigen | ours/ORT, CPU time | ours/Eigen, CPU time |")
-    w("|---|---|---|---|---|---|---|---|---|---|")
+    w("**matmul** f32, C[M,N] = A[M,K] x B[K,N], B constant; GFLOP/s (2·M·K·N per run); \"of peak\": ours as a "
+      "share of the FMA probe at the same threads:")
+    w("")
+    peers = ("ort", "eigen", "onednn")
+    w("| case | M x K x N | threads | ours | of peak | ORT | Eigen | oneDNN | ours/ORT | ours/Eigen | ours/oneDNN | "
+      "ours/ORT, CPU time | ours/Eigen, CPU time | ours/oneDNN, CPU time |")
+    w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for c in cases["matmul"]:
         for t in threads:
             k = ("matmul", c["name"], t)
             if not measured(table, *k):
                 continue
             w(f"| {c['name']} | {c['m']} x {c['k']} x {c['n']} | {t} | " +
-              " | ".join(cell(table, k + (e,), c["flops"], notes) for e in ("ours", "ort", "eigen")) +
-              f" | {fmt_ratio(ratio(table, *k, 'ort'))} | {fmt_ratio(ratio(table, *k, 'eigen'))} | "
-              f"{cpu_ratio(table, k, 'ort')} | {cpu_ratio(table, k, 'eigen')} |")
+              cell(table, k + ("ours",), c["flops"], notes) + " | " + fmt_pct(of_peak(table, k + ("ours",), c["flops"], peaks))
+              + " | " + " | ".join(cell(table, k + (e,), c["flops"], notes) for e in peers) + " | " +
+              " | ".join(fmt_ratio(ratio(table, *k, e)) for e in peers) + " | " +
+              " | ".join(cpu_ratio(table, k, e) for e in peers) + " |")
     w("")
 
-    w("**conv2d** f32 NCHW, with bias; GFLOP/s (2·N·OC·OH·OW·(C/groups)·KH·KW per run):")
+    w("**conv2d** f32, with bias; GFLOP/s (2·N·OC·OH·OW·(C/groups)·KH·KW per run). \"ours\", ORT and "
+      "\"oneDNN, NCHW in/out\" take and give NCHW tensors; \"ours, NHWC\" and \"oneDNN\" run on activations "
+      "already in the layout each keeps between layers (NHWC for us, oneDNN's choice for it):")
     w("")
-    w("| layer | input | filter, stride, groups | threads | ours | ORT | ours/ORT | ours/ORT, CPU time |")
-    w("|---|---|---|---|---|---|---|---|")
+    peers = ("ort", "onednn", "onednn_nchw")
+    w("| layer | input | filter, stride, groups | threads | ours | ours, NHWC | ORT | oneDNN | oneDNN, NCHW in/out | "
+      "ours/ORT | ours NHWC/oneDNN | ours/oneDNN NCHW | ours/ORT, CPU time | ours NHWC/oneDNN, CPU time |")
+    w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for c in cases["conv"]:
         for t in threads:
             k = ("conv", c["name"], t)
@@ -448,22 +540,25 @@ def render(results, cases, info, elapsed, load, command, rounds, min_time):
                 continue
             w(f"| {c['name']} | {c['n']}x{c['c']}x{c['h']}x{c['w']} | {c['oc']}x{c['c'] // c['groups']}x{c['kh']}x{c['kw']},"
               f" s{c['stride']}, g{c['groups']} | {t} | " +
-              " | ".join(cell(table, k + (e,), c["flops"], notes) for e in ("ours", "ort")) +
-              f" | {fmt_ratio(ratio(table, *k, 'ort'))} | {cpu_ratio(table, k, 'ort')} |")
+              " | ".join(cell(table, k + (e,), c["flops"], notes) for e in ("ours", "ours_nhwc") + peers) + " | " +
+              f"{fmt_ratio(ratio(table, *k, 'ort'))} | {fmt_ratio(ratio(table, *k, 'onednn', base='ours_nhwc'))} | "
+              f"{fmt_ratio(ratio(table, *k, 'onednn_nchw'))} | {cpu_ratio(table, k, 'ort')} | "
+              f"{cpu_ratio(table, k, 'onednn', base='ours_nhwc')} |")
     w("")
 
     w("**1 thread by CPU time** (GFLOP per CPU-second, median of rounds: what each engine does with the core "
       "while it has it; wall-time numbers above are lower on a busy machine):")
     w("")
-    w("| case | ours | ORT | Eigen |")
-    w("|---|---|---|---|")
+    w("| case | ours | ours, NHWC | ORT | Eigen | oneDNN | oneDNN, NCHW in/out |")
+    w("|---|---|---|---|---|---|---|")
     for family in ("matmul", "conv"):
         for c in cases[family]:
             k = (family, c["name"], 1)
             if not measured(table, *k):
                 continue
-            w(f"| {family}/{c['name']} | " + " | ".join(cpu_rate(table, k + (e,), c["flops"]) if family == "matmul" or e != "eigen"
-                                                      else "n/a" for e in ("ours", "ort", "eigen")) + " |")
+            w(f"| {family}/{c['name']} | " + " | ".join(cpu_rate(table, k + (e,), c["flops"]) if e in ENGINES[family]
+                                                      else "n/a" for e in ("ours", "ours_nhwc", "ort", "eigen", "onednn", "onednn_nchw"))
+              + " |")
     w("")
 
     w(f"**element-wise** f32; GB/s (STREAM counting: inputs read + output written once); % of the probe's "
@@ -507,10 +602,19 @@ def render(results, cases, info, elapsed, load, command, rounds, min_time):
     w("- Eigen: `eigen_matmul_bench`, row-major `MatrixXf` `C.noalias() = A * B`, built `-O3 -march=native` "
       f"({info['isa']} kernels) with OpenMP (`Eigen::setNbThreads` 1 or 2); products with M = 1 go through "
       "Eigen's GEMV, which it does not parallelize.")
+    w(f"- oneDNN {info.get('onednn', '?')}: `onednn_peer_bench` (Google Benchmark, -O2; Debian's libdnnl picks its "
+      "kernels at run time, threads by `omp_set_num_threads` 1 or 2 on its GNU OpenMP runtime), one CPU engine and "
+      "stream, `stream.wait()` in the timed loop. conv: `convolution_forward` (forward_inference, direct), bias, "
+      "src/weights/dst as `format_tag::any` so oneDNN picks its layouts; weights and bias reordered into them once, "
+      "outside the timing. \"oneDNN\" times the primitive alone on src already in its layout (a graph that stays "
+      "in oneDNN's layout); \"oneDNN, NCHW in/out\" adds the reorder of the NCHW src into that layout and of dst "
+      "back to NCHW, what a caller holding NCHW tensors (ours, ORT here) pays; a reorder is skipped where the "
+      "layout is plain NCHW already. matmul: `dnnl::matmul`, A and C plain row-major, B as `format_tag::any` "
+      "(packed once, outside the timing)." + onednn_layouts(results))
     w("- n/s = our cpu device has no kernel for the op yet (build throws NotSupportedError); skip = predicted to "
       "take too long per run from our throughput on the smaller cases of the family; t/o = timed out.")
     w("- CPU-time ratios (1-thread rows): the same runs timed by the CPU time the engine's process got instead "
-      "of wall time (Google Benchmark's process CPU time for ours and Eigen; for ORT the process's CPU share "
+      "of wall time (Google Benchmark's process CPU time for ours, Eigen and oneDNN; for ORT the process's CPU share "
       "over the timed loop applied to its profiler time), so time the core spent on other users' work is not "
       "charged to either engine. Read them next to the wall-time ratios when the machine is busy.")
     if share:
@@ -522,6 +626,26 @@ def render(results, cases, info, elapsed, load, command, rounds, min_time):
     if errs:
         w("- Errors: " + "; ".join(errs[:10]) + ("; …" if len(errs) > 10 else ""))
     return "\n".join(out) + "\n"
+
+
+def onednn_layouts(results):
+    """What oneDNN chose per conv case (the benchmark's label), for the notes."""
+    by = {}
+    for r in results:
+        if r.get("engine") == "onednn" and r.get("family") == "conv" and r.get("label") and not r.get("carried"):
+            by.setdefault(r["case"], {}).setdefault(r["label"], set()).add(r["threads"])
+    if not by:
+        return ""
+    parts = []
+    for case, labels in by.items():
+        for label, ts in labels.items():
+            tt = "" if len(labels) == 1 else f" (t={','.join(str(t) for t in sorted(ts))})"
+            parts.append(f"{case}{tt}: {label}")
+    skipped = sorted({f"{r['case']} {'+'.join(sorted({'src', 'dst'} - set(r['reorders'])))}" for r in results
+                      if r.get("engine") == "onednn_nchw" and "reorders" in r and len(r["reorders"]) < 2})
+    return (" Layouts and kernel oneDNN chose (verbose notation: abcd = nchw, acdb = nhwc, aBcd16b = nChw16c; "
+            "grouped weights have 5 dims, g o i h w = a b c d e): " + "; ".join(parts) + "." +
+            (" Reorders skipped (layout already NCHW): " + ", ".join(skipped) + "." if skipped else ""))
 
 
 def target_word(rs, goal):
@@ -553,7 +677,7 @@ def write_readme(path, section):
     else:
         if not text:
             text = "# Benchmarks\n"
-        text = text.rstrip("\n") + "\n\n## Peer comparison: ours vs ONNX Runtime and Eigen\n\n" + block + "\n"
+        text = text.rstrip("\n") + "\n\n## Peer comparison: ours vs ONNX Runtime, Eigen and oneDNN\n\n" + block + "\n"
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
         f.write(text)
@@ -571,7 +695,7 @@ def main():
                     help="skip an engine on a case when one run is predicted to take longer than this")
     ap.add_argument("--timeout", type=float, default=120.0, help="per measurement")
     ap.add_argument("--families", default="matmul,conv,eltwise")
-    ap.add_argument("--engines", default="ours,ort,eigen,probe")
+    ap.add_argument("--engines", default=",".join(DEFAULT_ENGINES))
     ap.add_argument("--filter", default="", help="regex on <family>/<case>")
     ap.add_argument("--readme", default="", help="write the table between the peers markers of this file")
     ap.add_argument("--readme-partial", action="store_true", help="write --readme even for a partial run")
@@ -583,8 +707,8 @@ def main():
 
     bdir = args.build_dir
     peer_bin = os.path.join(bdir, "bench/peer_tools/webnn_peer_bench")
-    eigen_bin = os.path.join(bdir, "bench/peer_tools/eigen_matmul_bench")
     probe_bin = os.path.join(bdir, "bench/probes/membw_bench")
+    fma_bin = os.path.join(bdir, "bench/probes/fma_peak_bench")
     cases = json.loads(subprocess.run([peer_bin, "--peer_cases_json"], capture_output=True, text=True,
                                       check=True).stdout)
     with open(args.models) as f:
@@ -593,13 +717,18 @@ def main():
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
 
     ours = GBenchEngine(peer_bin, args.min_time, args.timeout)
-    eigen = GBenchEngine(eigen_bin, args.min_time, args.timeout) if os.path.exists(eigen_bin) else None
+    peers = {}  # binary name -> GBenchEngine, for the binaries that were built
+    for binary, _ in GBENCH_PEERS.values():
+        path = os.path.join(bdir, "bench/peer_tools", binary)
+        if os.path.exists(path):
+            peers[binary] = GBenchEngine(path, args.min_time, args.timeout)
     probe = GBenchEngine(probe_bin, min(args.min_time, 0.3), 300) if os.path.exists(probe_bin) else None
+    fma = GBenchEngine(fma_bin, min(args.min_time, 0.3), 120) if os.path.exists(fma_bin) else None
     ort = OrtEngine(os.path.join(os.path.dirname(os.path.abspath(__file__)), "ort_worker.js"), args.node_modules,
                     args.min_time, args.timeout, os.path.join(args.results_dir, "ort_worker.log"))
     load0 = os.getloadavg()[0]
     try:
-        results, elapsed = run_all(args, cases, models, ours, eigen, ort, probe)
+        results, elapsed = run_all(args, cases, models, ours, peers, ort, probe, fma)
     finally:
         ort.close()
     load1 = os.getloadavg()[0]
@@ -612,7 +741,7 @@ def main():
     md_path = os.path.join(args.results_dir, f"peers-{stamp}.md")
     with open(md_path, "w") as f:
         f.write(section)
-    partial = args.filter or set(args.families) != set(ENGINES) or not {"ours", "ort", "eigen", "probe"} <= set(
+    partial = args.filter or set(args.families) != set(ENGINES) or not set(DEFAULT_ENGINES) <= set(
         args.engines) or args.rounds < 3
     if args.readme and partial and not args.readme_partial:
         log(f"partial run (filter/families/engines/rounds < 3): {args.readme} left alone "

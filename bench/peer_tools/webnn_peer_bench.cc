@@ -3,7 +3,8 @@
 // build like ONNX Runtime's initializers are pre-packed at session creation),
 // dispatched on the cpu device at 1 and 2 threads.
 //
-// Names: peer/<family>/<case>/t:<threads>, e.g. peer/matmul/sq1024/t:2.
+// Names: peer/<family>/<case>/t:<threads>, e.g. peer/matmul/sq1024/t:2, and
+// peer_nhwc/conv/<case>/t:<threads> (the conv layers on NHWC activations).
 // scripts/bench-peers.sh runs one name at a time, interleaved with the peers;
 // the binary also runs on its own like any Google Benchmark suite.
 //
@@ -66,16 +67,26 @@ void RegisterAll() {
                 c.Flops(), 4.0 * (double(c.m) * c.k + double(c.k) * c.n + double(c.m) * c.n));
       })->UseRealTime()->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
     }
-    for (const ConvCase& c : ConvCases()) {
-      const std::string name = std::string("peer/conv/") + c.name + suffix;
-      benchmark::RegisterBenchmark(name.c_str(), [c, t, name](benchmark::State& state) {
-        RunCase(state, name, t,
-                {{kF32, {c.n, c.c, c.h, c.w}}, {kF32, {c.oc, c.c / c.groups, c.kh, c.kw}, true}, {kF32, {c.oc}, true}},
-                [c](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
-                  return MLNamedOperands{{"out", ConvLayer(b, in, c.pad, c.stride, c.groups)}};
-                },
-                c.Flops(), c.Bytes());
-      })->UseRealTime()->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
+    // peer/conv: NCHW in and out, as the ONNX models; peer_nhwc/conv: the
+    // same layer with NHWC activations (inputLayout nhwc, filter ohwi), the
+    // layout the compiled program keeps between convs when the layout pass
+    // runs: the counterpart of oneDNN's primitive time in its chosen layout.
+    for (const bool nhwc : {false, true}) {
+      for (const ConvCase& c : ConvCases()) {
+        const std::string name = std::string(nhwc ? "peer_nhwc/conv/" : "peer/conv/") + c.name + suffix;
+        const std::vector<BenchInput> inputs =
+            nhwc ? std::vector<BenchInput>{{kF32, {c.n, c.h, c.w, c.c}}, {kF32, {c.oc, c.kh, c.kw, c.c / c.groups}, true},
+                                           {kF32, {c.oc}, true}}
+                 : std::vector<BenchInput>{{kF32, {c.n, c.c, c.h, c.w}}, {kF32, {c.oc, c.c / c.groups, c.kh, c.kw}, true},
+                                           {kF32, {c.oc}, true}};
+        benchmark::RegisterBenchmark(name.c_str(), [c, t, name, inputs, nhwc](benchmark::State& state) {
+          RunCase(state, name, t, inputs,
+                  [c, nhwc](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+                    return MLNamedOperands{{"out", ConvLayer(b, in, c.pad, c.stride, c.groups, nhwc)}};
+                  },
+                  c.Flops(), c.Bytes());
+        })->UseRealTime()->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
+      }
     }
     for (const EltwiseCase& c : EltwiseCases()) {
       const std::string name = "peer/eltwise/" + c.Name() + suffix;
