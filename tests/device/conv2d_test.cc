@@ -249,8 +249,8 @@ TEST_CASE("conv2d NaN and infinite weights on padding taps give NaN", "[device][
       }
 }
 
-// Depthwise nhwc at horizontal stride 1 with kernel width 3 or 5 (the cpu's
-// sliding-window kernel): rows long enough for interior blocks (no padding
+// Depthwise nhwc at horizontal stride 1 or 2 with kernel width 3 or 5 (the
+// cpu's sliding-window kernel): rows long enough for interior blocks (no padding
 // in their window; padding rows skipped for finite weights) between the edge
 // blocks, channel counts with full two-vector blocks and a tail, asymmetric
 // padding, vertical stride 2 and dilation, and NaN/Inf weights (every block
@@ -270,6 +270,10 @@ TEST_CASE("conv2d depthwise nhwc sliding window: interior and edge blocks", "[de
         c.filter_special_fraction = special ? 0.05 : 0;
         Check(c, ++seed, special ? std::optional(kSpecialTolerance) : std::nullopt);
         c.strides = {2, 1}, c.dilations = {2, 1}, c.h = 12;
+        Check(c, ++seed, special ? std::optional(kSpecialTolerance) : std::nullopt);
+        c.strides = {1, 2}, c.dilations = {1, 1}, c.w = 45;  // horizontal stride 2: odd and even tails
+        Check(c, ++seed, special ? std::optional(kSpecialTolerance) : std::nullopt);
+        c.strides = {2, 2}, c.w = 38;
         Check(c, ++seed, special ? std::optional(kSpecialTolerance) : std::nullopt);
       }
 }

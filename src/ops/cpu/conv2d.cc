@@ -8,7 +8,7 @@
 //            width, over a zero-padded (and for strides, phase-split) copy of
 //            each channel plane made in cache;
 //      nhwc: DepthwiseNhwcRow, vectors along channels, a sliding window along
-//            the row for kernel widths 3 and 5 at horizontal stride 1.
+//            the row for kernel widths 3 and 5 at horizontal stride 1 or 2.
 //  - everything else:
 //      nchw: DirectNchw, MR output channels x NV vectors of output pixels,
 //            reading the input in place at stride 1 (1x1 convolutions are
@@ -915,10 +915,10 @@ void RunDepthwiseNhwc(const KernelContext& ctx, const Conv2dGeometry& g, const P
   const size_t taps = size_t{g.kernel_h} * g.kernel_w;
   const size_t rows = size_t{g.batch} * g.out_h;
   const size_t c = g.in_channels;
-  // Sliding window for horizontal stride 1, no horizontal dilation, kw 3 or 5
-  // (not on scalable-vector targets, whose kernel takes pointers).
-  const bool slide = g.stride_w == 1 && g.dilation_w == 1 && (g.kernel_w == 3 || g.kernel_w == 5) &&
-                     GetTiling().igemm_max_nv > 1;
+  // Sliding window for horizontal stride 1 or 2, no horizontal dilation, kw
+  // 3 or 5 (not on scalable-vector targets, whose kernel takes pointers).
+  const bool slide = (g.stride_w == 1 || g.stride_w == 2) && g.dilation_w == 1 &&
+                     (g.kernel_w == 3 || g.kernel_w == 5) && GetTiling().igemm_max_nv > 1;
   const double flops = 2.0 * rows * g.out_w * c * taps;
   const size_t chunks = ChunkCount(flops, rows, ctx.parallel.NumThreads());
   ctx.parallel.Run(chunks, 1, [&](size_t cb, size_t ce) {
@@ -934,7 +934,7 @@ void RunDepthwiseNhwc(const KernelContext& ctx, const Conv2dGeometry& g, const P
           pointers[ky] = iy >= 0 && iy < g.in_h ? x + (n * g.in_h + iy) * g.in_w * c : nullptr;
         }
         p.rows = pointers.data();
-        p.kh = g.kernel_h, p.kw = g.kernel_w, p.in_w = g.in_w, p.pad_left = g.pad_left;
+        p.kh = g.kernel_h, p.kw = g.kernel_w, p.sw = g.stride_w, p.in_w = g.in_w, p.pad_left = g.pad_left;
         p.skip_padding = pf.finite;
       } else {
         FillPointers(g, x, zeros, r * g.out_w, g.out_w, pointers.data());

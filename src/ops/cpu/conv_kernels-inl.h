@@ -117,14 +117,15 @@ struct DepthwiseNhwcParams {
   const float* bias = nullptr;        // [cp] or null
   float* out = nullptr;               // pixel 0 of the row
   Epilogue epilogue;
-  // Sliding-window form (horizontal stride 1, no horizontal dilation, kw 3 or
-  // 5): rows[ky] = input row of tap row ky (channel 0 of column 0), or null
+  // Sliding-window form (horizontal stride sw 1 or 2, no horizontal
+  // dilation, kw 3 or 5): rows[ky] = input row of tap row ky (channel 0 of
+  // column 0), or null
   // where the row is padding; `ind` is then unused. Columns outside
   // [0, in_w) read as zeros (and are multiplied, as the reference does)
   // unless skip_padding: every weight is finite, so padding adds nothing and
   // its rows and columns are skipped.
   const float* const* rows = nullptr;
-  size_t kh = 0, kw = 0, in_w = 0, pad_left = 0;
+  size_t kh = 0, kw = 0, sw = 1, in_w = 0, pad_left = 0;
   bool skip_padding = false;
 };
 
@@ -630,15 +631,16 @@ HWY_INLINE void DepthwiseNhwcBlock(const conv::DepthwiseNhwcParams& p, size_t x0
 }
 
 // Sliding window along the row: for each tap row, the input vector of
-// column u serves output pixels j = u - kx for every kx, with the kw weight
-// vectors of the row held in registers. Loads per FMA: (KW * NV + (PX + KW -
-// 1) * NV) / (PX * KW * NV), 0.54 for 3x3 against 1.25 with one load per tap.
+// column u serves output pixels j = (u - kx) / SW for every kx that divides
+// evenly, with the kw weight vectors of the row held in registers. Loads per
+// FMA at stride 1: (KW * NV + (PX + KW - 1) * NV) / (PX * KW * NV), 0.54 for
+// 3x3 against 1.25 with one load per tap; at stride 2 (3x3) 0.79.
 // kEdge: some column of the block's window lies in the padding, or a tap row
 // is padding that must be multiplied (non-finite weights): each column is
 // checked. Interior blocks (most of a row) load without checks, and with
 // finite weights skip padding rows: measured on MobileNetV2's 32-channel 3x3
 // at 112x112, the checks and their spilled flags cost ~20% of the kernel.
-template <size_t KW, size_t PX, size_t NV, bool kPartial, bool kEdge>
+template <size_t KW, size_t SW, size_t PX, size_t NV, bool kPartial, bool kEdge>
 HWY_INLINE void DepthwiseNhwcSlideBlock(const conv::DepthwiseNhwcParams& p, size_t x0, size_t xc, size_t c0) {
   const DF d;
   const size_t L = conv_hn::Lanes(d);
@@ -649,7 +651,7 @@ HWY_INLINE void DepthwiseNhwcSlideBlock(const conv::DepthwiseNhwcParams& p, size
     const VF init = p.bias ? conv_hn::LoadU(d, p.bias + c0 + v * L) : conv_hn::Zero(d);
     for (size_t j = 0; j < PX; ++j) acc[j][v] = init;
   }
-  const int64_t ix0 = int64_t(x0) - int64_t(p.pad_left);
+  const int64_t ix0 = int64_t(x0 * SW) - int64_t(p.pad_left);
   for (size_t ky = 0; ky < p.kh; ++ky) {
     const float* HWY_RESTRICT row = p.rows[ky];
     if (!kEdge && !row) continue;  // only where skip_padding allows it (see the caller)
@@ -660,8 +662,8 @@ HWY_INLINE void DepthwiseNhwcSlideBlock(const conv::DepthwiseNhwcParams& p, size
     // offset per u would be ten more live registers, and spilled).
     const float* HWY_RESTRICT a = kEdge ? nullptr : row + ix0 * int64_t(p.channels) + int64_t(c0);
     // Fully unrolled: acc[u - kx] must name registers.
-    HWY_UNROLL(16)
-    for (size_t u = 0; u < PX + KW - 1; ++u) {
+    HWY_UNROLL(24)
+    for (size_t u = 0; u < (PX - 1) * SW + KW; ++u) {
       VF x[NV];
       if constexpr (kEdge) {
         const int64_t ix = ix0 + int64_t(u);
@@ -675,8 +677,8 @@ HWY_INLINE void DepthwiseNhwcSlideBlock(const conv::DepthwiseNhwcParams& p, size
       if constexpr (!kEdge) a += p.channels;
       HWY_UNROLL(8)
       for (size_t kx = 0; kx < KW; ++kx) {
-        if (u < kx || u - kx >= PX) continue;
-        const size_t j = u - kx;
+        if (u < kx || (u - kx) % SW != 0 || (u - kx) / SW >= PX) continue;
+        const size_t j = (u - kx) / SW;
         for (size_t v = 0; v < NV; ++v) acc[j][v] = conv_hn::MulAdd(x[v], w[kx][v], acc[j][v]);
       }
     }
@@ -694,15 +696,15 @@ HWY_INLINE void DepthwiseNhwcSlideBlock(const conv::DepthwiseNhwcParams& p, size
   }
 }
 
-template <size_t KW, size_t PX, size_t NV, bool kEdge>
+template <size_t KW, size_t SW, size_t PX, size_t NV, bool kEdge>
 HWY_INLINE void DepthwiseNhwcSlideColumns(const conv::DepthwiseNhwcParams& p, size_t x0, size_t xc) {
   const size_t L = conv_hn::Lanes(DF());
   size_t c0 = 0;
-  for (; c0 + NV * L <= p.channels; c0 += NV * L) DepthwiseNhwcSlideBlock<KW, PX, NV, false, kEdge>(p, x0, xc, c0);
-  for (; c0 < p.channels; c0 += L) DepthwiseNhwcSlideBlock<KW, PX, 1, true, kEdge>(p, x0, xc, c0);
+  for (; c0 + NV * L <= p.channels; c0 += NV * L) DepthwiseNhwcSlideBlock<KW, SW, PX, NV, false, kEdge>(p, x0, xc, c0);
+  for (; c0 < p.channels; c0 += L) DepthwiseNhwcSlideBlock<KW, SW, PX, 1, true, kEdge>(p, x0, xc, c0);
 }
 
-template <size_t KW>
+template <size_t KW, size_t SW>
 HWY_INLINE void DepthwiseNhwcSlideRow(const conv::DepthwiseNhwcParams& p) {
   // PX * NV accumulators + KW * NV weights + NV inputs <= 32 (16).
   constexpr size_t NV = kVecRegs == 32 ? 2 : 1;
@@ -713,17 +715,18 @@ HWY_INLINE void DepthwiseNhwcSlideRow(const conv::DepthwiseNhwcParams& p) {
   const bool all_edge = padded_rows && !p.skip_padding;
   for (size_t x0 = 0; x0 < p.ow; x0 += PX) {
     const size_t xc = std::min(PX, p.ow - x0);
-    // Input columns x0 - pad_left .. x0 - pad_left + PX + KW - 2.
-    const bool edge = all_edge || xc < PX || x0 < p.pad_left || x0 + PX + KW - 1 > p.in_w + p.pad_left;
-    if (edge) DepthwiseNhwcSlideColumns<KW, PX, NV, true>(p, x0, xc);
-    else DepthwiseNhwcSlideColumns<KW, PX, NV, false>(p, x0, xc);
+    // Input columns x0 * SW - pad_left .. x0 * SW - pad_left + (PX - 1) * SW + KW - 1.
+    const bool edge = all_edge || xc < PX || x0 * SW < p.pad_left ||
+                      x0 * SW + (PX - 1) * SW + KW > p.in_w + p.pad_left;
+    if (edge) DepthwiseNhwcSlideColumns<KW, SW, PX, NV, true>(p, x0, xc);
+    else DepthwiseNhwcSlideColumns<KW, SW, PX, NV, false>(p, x0, xc);
   }
 }
 
 inline HWY_NOINLINE void DepthwiseNhwcRowImpl(const conv::DepthwiseNhwcParams& p) {
   if (p.rows) {
-    if (p.kw == 3) return DepthwiseNhwcSlideRow<3>(p);
-    return DepthwiseNhwcSlideRow<5>(p);
+    if (p.sw == 2) return p.kw == 3 ? DepthwiseNhwcSlideRow<3, 2>(p) : DepthwiseNhwcSlideRow<5, 2>(p);
+    return p.kw == 3 ? DepthwiseNhwcSlideRow<3, 1>(p) : DepthwiseNhwcSlideRow<5, 1>(p);
   }
   constexpr size_t PX = 4;
   constexpr size_t NV = kVecRegs == 32 ? 4 : 2;
