@@ -99,7 +99,7 @@ class CpuPool {
     // us doubled a 0.35 ms matvec on 2 cores).
     if (!SpinUntil(kCallerSpin, [&] { return job->ready_.load(std::memory_order_acquire); })) {
       std::unique_lock<std::mutex> lock(mutex_);
-      done_.wait(lock, [&] { return job->ready_.load(std::memory_order_acquire); });
+      caller_ready_.wait(lock, [&] { return job->ready_.load(std::memory_order_acquire); });
     }
     std::exception_ptr error = job->inherited_;
     if (!error) {
@@ -233,7 +233,7 @@ class CpuPool {
   void MakeReadyLocked(const JobPtr& job) {
     if (job->caller_runs_) {
       job->ready_.store(true, std::memory_order_release);
-      done_.notify_all();
+      caller_ready_.notify_all();
       return;
     }
     if (job->priority_ == Priority::kLatency) {
@@ -410,7 +410,12 @@ class CpuPool {
   size_t threads_;
   std::mutex mutex_;
   std::condition_variable wake_;  // workers: new jobs or loops (generation_)
-  std::condition_variable done_;  // loop owners and RunHere callers
+  std::condition_variable done_;  // loop owners: a loop finished
+  // RunHere callers: a caller-run job became ready. Not done_: every loop's
+  // end would wake a sleeping readTensor caller, which on a small machine
+  // then preempts a pool thread only to sleep again (rec at 2 threads:
+  // ~60 such wake-ups per dispatch).
+  std::condition_variable caller_ready_;
   std::map<std::pair<int64_t, uint64_t>, JobPtr> latency_ready_;  // (deadline, seq)
   std::deque<JobPtr> throughput_ready_;
   std::vector<std::shared_ptr<Loop>> loops_[2];
