@@ -3,9 +3,13 @@
 // from what exists so far, positional values and options dictionaries of
 // random members and values, through the same binding as the WPT vectors
 // and graph files (io/op_binding.h: WebIDL conversions, then MLGraphBuilder).
-// Graphs that build are dispatched on the reference device when small. Any
-// failure must be an MLException (the spec's errors); another exception or a
-// crash is a bug.
+// Graphs that build are dispatched on the reference device when small: graph
+// inputs and outputs of at most 1 MiB, and a bounded amount of work (WorkOf),
+// as I/O alone bounds badly: a convTranspose2d of a 181x181 input by a 181x181
+// filter (786 KB in and out) is 1.1e9 multiply-adds, 4.8 s on the reference
+// device, enough to stall a fuzzing campaign on one input. Any failure must be
+// an MLException (the spec's errors); another exception or a crash is a bug.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -13,6 +17,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/shape.h"
@@ -89,14 +94,64 @@ JsValue RandomValue(Bytes& in, const std::vector<webnn::MLOperand>& pool, int de
   }
 }
 
+double Elements(const webnn::MLOperand& o) {
+  double n = 1;
+  for (const auto& d : o.shape()) n *= static_cast<double>(d.size());
+  return n;
+}
+
+// An upper bound of what one op costs the reference device, in element
+// operations: its outputs' elements, plus the multiply-adds of the ops whose
+// work grows faster than their operands (products, convolutions, recurrent
+// networks), counted from the builder's operands as ops/step_cost.cc counts
+// them from the program (channels taken as the smaller of the two layouts'
+// candidates, so either layout is bounded).
+double WorkOf(std::string_view op, const std::vector<JsValue>& args, const std::vector<webnn::MLOperand>& outs) {
+  double work = 0;
+  for (const webnn::MLOperand& o : outs) work += Elements(o);
+  auto operand = [&](size_t i) -> const webnn::MLOperand* {
+    return i < args.size() && args[i].kind == JsValue::Kind::kOperand ? &args[i].operand : nullptr;
+  };
+  const webnn::MLOperand* a = operand(0);
+  const webnn::MLOperand* b = operand(1);
+  if (!a || !b || outs.empty()) return work;
+  auto dim = [](const webnn::MLOperand& o, size_t i) {
+    return i < o.shape().size() ? std::max<double>(1, static_cast<double>(o.shape()[i].size())) : 1.0;
+  };
+  auto min_channels = [&](const webnn::MLOperand& o) { return std::min(dim(o, 1), dim(o, 3)); };
+  const double out = Elements(outs[0]);
+  if (op == "conv2d") return work + out * Elements(*b) / min_channels(outs[0]);
+  if (op == "convTranspose2d") return work + Elements(*a) * Elements(*b) / min_channels(*a);
+  if (op == "matmul" || op == "gemm" || op == "quantizedMatmul") {
+    double k = 1;
+    for (const auto& d : a->shape()) k = std::max<double>(k, static_cast<double>(d.size()));
+    return work + out * k;
+  }
+  if (op == "gru" || op == "lstm" || op == "gruCell" || op == "lstmCell") {
+    // Every step multiplies each batch row by both weight tensors.
+    const webnn::MLOperand* c = operand(2);
+    const bool cell = op == "gruCell" || op == "lstmCell";
+    const double rows = cell ? dim(*a, 0) : dim(*a, 0) * dim(*a, 1);  // [batch, ...] or [steps, batch, ...]
+    return work + rows * (Elements(*b) + (c ? Elements(*c) : 0));
+  }
+  if (op == "attention") return work + out * Elements(*b);
+  return work;
+}
+// At most this much work per dispatched graph: ~0.2 s of the reference
+// device's float64 loops (that convTranspose2d ran 230M multiply-adds/s).
+constexpr double kMaxWork = 5e7;
+
 // How deep the inputs get: WEBNN_FUZZ_STATS=1 prints these at exit.
 struct Stats {
-  uint64_t ops = 0, built_ops = 0, graphs = 0, dispatched = 0;
+  uint64_t ops = 0, built_ops = 0, graphs = 0, dispatched = 0, too_costly = 0;
   ~Stats() {
     if (std::getenv("WEBNN_FUZZ_STATS"))
-      std::fprintf(stderr, "builder fuzzer: %llu ops tried, %llu built; %llu graphs built, %llu dispatched\n",
+      std::fprintf(stderr,
+                   "builder fuzzer: %llu ops tried, %llu built; %llu graphs built, %llu dispatched, %llu not "
+                   "dispatched for their work\n",
                    static_cast<unsigned long long>(ops), static_cast<unsigned long long>(built_ops),
-                   static_cast<unsigned long long>(graphs), static_cast<unsigned long long>(dispatched));
+                   static_cast<unsigned long long>(graphs), static_cast<unsigned long long>(dispatched),
+                   static_cast<unsigned long long>(too_costly));
   }
 } stats;
 
@@ -109,6 +164,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     webnn::MLGraphBuilder builder(context);
     std::vector<webnn::MLOperand> pool;
     std::vector<std::pair<std::string, webnn::MLOperandDescriptor>> inputs;
+    double work = 0;  // WorkOf every op built
     for (uint32_t i = 0, n = 1 + in.Below(3); i < n; ++i) {
       webnn::MLOperandDescriptor desc;
       desc.dataType = kTypes[in.Below(sizeof kTypes / sizeof *kTypes)];
@@ -152,7 +208,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
       ++stats.ops;
       try {
-        for (webnn::MLOperand& o : webnn::io::InvokeOp(builder, op, args, in.Below(2))) pool.push_back(o);
+        const std::vector<webnn::MLOperand> outs = webnn::io::InvokeOp(builder, op, args, in.Below(2));
+        work += WorkOf(op, args, outs);
+        pool.insert(pool.end(), outs.begin(), outs.end());
         ++stats.built_ops;
       } catch (const webnn::MLException&) {
       }
@@ -178,6 +236,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       return true;
     };
     if (!tensors(graph.inputDescriptors(), false, tin) || !tensors(graph.outputDescriptors(), true, tout)) return 0;
+    if (work > kMaxWork) {
+      ++stats.too_costly;
+      return 0;
+    }
     context.dispatch(graph, tin, tout);
     for (auto& [name, t] : tout) context.readTensor(t);  // run errors surface here
     ++stats.dispatched;
