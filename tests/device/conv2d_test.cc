@@ -278,6 +278,27 @@ TEST_CASE("conv2d depthwise nhwc sliding window: interior and edge blocks", "[de
       }
 }
 
+// Thin nhwc layers (the cpu's tall IgemmNhwc tile on AVX-512: at most 16
+// output channels, a filter row's merged taps of at most 12 channels): 1-4
+// input channels, 5 and 16 output channels, strides 1 and 2, pixel counts
+// that leave a partial tile, batch 2 (the pointers step across rows and
+// images), finite and NaN/Inf weights.
+TEST_CASE("conv2d thin nhwc layers", "[device][conv2d]") {
+  uint64_t seed = 80;
+  for (const uint32_t cin : {1u, 2u, 3u, 4u})
+    for (const uint32_t cout : {5u, 16u})
+      for (const uint32_t stride : {1u, 2u}) {
+        ConvCase c;
+        c.nhwc = true;
+        c.filter_layout = MLConv2dFilterOperandLayout::kOhwi;
+        c.batch = 2, c.cin = cin, c.cout = cout, c.h = 13, c.w = 27, c.kh = c.kw = 3;
+        c.padding = {1, 1, 1, 1}, c.strides = {stride, stride}, c.bias = true;
+        Check(c, ++seed);
+        c.filter_special_fraction = 0.05;
+        Check(c, ++seed, kSpecialTolerance);
+      }
+}
+
 // DirectNchw at stride 1 reads the padding in place (AVX2 and AVX-512): the
 // q-space pitch is the input width and lanes whose tap falls on padding load
 // zeros. Same padding, padding on one side only (outputs narrower than the

@@ -132,6 +132,19 @@ struct Conv2dPrepared {
   std::optional<std::vector<float>> bias;  // packed for filter's path
 };
 
+// Few input channels: each tap is a short reduction, and per-tap pointer
+// loads dominate; merging a filter row's taps makes reductions kw times longer.
+struct IgemmTaps {
+  bool merge;
+  size_t ptaps, pcin;  // pointers per pixel, channels per pointer
+  explicit IgemmTaps(const Conv2dGeometry& g) {
+    const size_t cin_g = g.in_channels / g.groups;
+    merge = g.groups == 1 && g.dilation_w == 1 && g.kernel_w > 1 && size_t{g.kernel_w} * cin_g <= 64;
+    ptaps = merge ? g.kernel_h : size_t{g.kernel_h} * g.kernel_w;
+    pcin = merge ? size_t{g.kernel_w} * cin_g : cin_g;
+  }
+};
+
 // An IgemmNhwc tile: `mr` pixels x `nv` vectors of `lanes` channels.
 struct IgemmTile {
   size_t variant, mr, nv, lanes;
@@ -144,6 +157,7 @@ struct IgemmTile {
 // tile's lanes cost as much as full ones (two 256-bit FMAs issue per cycle
 // where one 512-bit does), so only its accumulator count matters too.
 double IgemmTileSpeed(const IgemmTile& tile) {
+  if (tile.variant == conv::kIgemmTall) return 1.0;  // its filter is in registers: one load per FMA
   const size_t acc = tile.mr * tile.nv;
   return acc >= 24 ? 1.0 : acc >= 16 ? 0.95 : acc >= 12 ? 0.9 : 0.8;
 }
@@ -154,16 +168,20 @@ double IgemmTileEfficiency(const IgemmTile& tile, size_t pixels, size_t cout_g) 
          double(RoundUp(cout_g, tile.channels())) * IgemmTileSpeed(tile);
 }
 
-// The IgemmNhwc tile for `pixels` output pixels and `cout_g` output channels
-// per group: the default tiles (kIgemmMR pixels x 1..igemm_max_nv vectors),
-// plus on AVX-512 the wide and half tiles; the most efficient wins, ties
-// going to the default tiles and then to the wider one.
-IgemmTile ChooseIgemmTile(size_t pixels, size_t cout_g, const Tiling& t) {
+// The IgemmNhwc tile for `pixels` output pixels, `cout_g` output channels
+// per group and `pcin` channels per tap (IgemmTaps): the default tiles
+// (kIgemmMR pixels x 1..igemm_max_nv vectors), plus on AVX-512 the wide and
+// half tiles, and the tall one for at most one vector of output channels and
+// a tap's filter that fits in registers; the most efficient wins, ties going
+// to the default tiles and then to the wider one.
+IgemmTile ChooseIgemmTile(size_t pixels, size_t cout_g, size_t pcin, const Tiling& t) {
   std::vector<IgemmTile> candidates;
   for (size_t nv = t.igemm_max_nv; nv >= 1; --nv) candidates.push_back({0, t.igemm_mr, nv, t.lanes});
   if (t.igemm_extra_tiles) {
     candidates.push_back({conv::kIgemmWide, 7, 4, t.lanes});
     for (size_t nv = 3; nv >= 1; --nv) candidates.push_back({conv::kIgemmHalf, 8, nv, t.lanes / 2});
+    if (pcin <= conv::kIgemmTallMaxCin && cout_g <= t.lanes)
+      candidates.push_back({conv::kIgemmTall, conv::kIgemmTallMR, 1, t.lanes});
   }
   IgemmTile best = candidates[0];
   double best_eff = IgemmTileEfficiency(best, pixels, cout_g);
@@ -254,7 +272,9 @@ double DirectEfficiency(const Conv2dGeometry& g, const Tiling& t, size_t mr) {
 double IgemmEfficiency(const Conv2dGeometry& g, const Tiling& t) {
   const size_t pixels = size_t{g.batch} * g.out_h * g.out_w;
   const size_t cout_g = g.out_channels / g.groups;
-  return 0.95 * IgemmTileEfficiency(ChooseIgemmTile(pixels, cout_g, t), pixels, cout_g);
+  // Without the tall tile (SIZE_MAX channels per tap): which path an nchw
+  // layer takes was measured before it existed.
+  return 0.95 * IgemmTileEfficiency(ChooseIgemmTile(pixels, cout_g, SIZE_MAX, t), pixels, cout_g);
 }
 
 Path ChoosePath(const Conv2dAttrs& attrs, const Conv2dGeometry& g) {
@@ -352,7 +372,7 @@ PackedFilter PackFilter(const Conv2dAttrs& attrs, const TensorView& filter, cons
     }
     case Path::kIgemmNhwc:
     case Path::kIgemmNchw: {  // [group][block][tap][ci][nb]
-      const IgemmTile tile = ChooseIgemmTile(size_t{g.batch} * g.out_h * g.out_w, cout_g, t);
+      const IgemmTile tile = ChooseIgemmTile(size_t{g.batch} * g.out_h * g.out_w, cout_g, IgemmTaps(g).pcin, t);
       const size_t nb = tile.channels();
       const size_t blocks = CeilDiv(cout_g, nb);
       const size_t kdepth = taps * i;
@@ -791,20 +811,38 @@ void FillPointers(const Conv2dGeometry& g, const float* x, const float* zeros, s
 // per run); a row on the padding points to `zeros`.
 void FillMergedPointers(const Conv2dGeometry& g, const float* x, const float* zeros, size_t p0, size_t count,
                         const float** ind, float* scratch) {
-  const size_t ohw = size_t{g.out_h} * g.out_w;
   const size_t c = g.in_channels, run = size_t{g.kernel_w} * c;
+  const size_t row_floats = size_t{g.in_w} * c;
+  // The pixel's coordinates are stepped, not divided out per pixel: with 3
+  // channels a pixel's pointers take a few nanoseconds to fill, and three
+  // 64-bit divisions cost as much again (PP-OCR's NHWC stem: 41% of its time
+  // was this function before).
+  size_t n = p0 / (size_t{g.out_h} * g.out_w), oy = (p0 / g.out_w) % g.out_h, ox = p0 % g.out_w;
+  const float* rows[16];  // tap row ky's input row at (n, oy), or null on padding
+  const size_t kh = g.kernel_h;
+  auto set_rows = [&] {
+    for (size_t ky = 0; ky < kh; ++ky) {
+      const int64_t iy = int64_t(oy * g.stride_h + ky * g.dilation_h) - g.pad_top;
+      rows[ky] = iy >= 0 && iy < g.in_h ? x + (n * g.in_h + size_t(iy)) * row_floats : nullptr;
+    }
+  };
+  const bool few_rows = kh <= 16;
+  if (few_rows) set_rows();
   for (size_t i = 0; i < count; ++i) {
-    const size_t pix = p0 + i;
-    const size_t n = pix / ohw, oy = (pix % ohw) / g.out_w, ox = pix % g.out_w;
     const int64_t ix0 = int64_t(ox * g.stride_w) - g.pad_left;
     const bool cols_inside = ix0 >= 0 && ix0 + int64_t(g.kernel_w) <= int64_t(g.in_w);
-    for (size_t ky = 0; ky < g.kernel_h; ++ky) {
-      const int64_t iy = int64_t(oy * g.stride_h + ky * g.dilation_h) - g.pad_top;
-      if (iy < 0 || iy >= g.in_h) {
+    for (size_t ky = 0; ky < kh; ++ky) {
+      const float* row = nullptr;
+      if (few_rows) {
+        row = rows[ky];
+      } else {
+        const int64_t iy = int64_t(oy * g.stride_h + ky * g.dilation_h) - g.pad_top;
+        if (iy >= 0 && iy < g.in_h) row = x + (n * g.in_h + size_t(iy)) * row_floats;
+      }
+      if (!row) {
         *ind++ = zeros;
         continue;
       }
-      const float* row = x + (n * g.in_h + iy) * size_t{g.in_w} * c;
       if (cols_inside) {
         *ind++ = row + size_t(ix0) * c;
         continue;
@@ -817,25 +855,17 @@ void FillMergedPointers(const Conv2dGeometry& g, const float* x, const float* ze
       *ind++ = scratch;
       scratch += run;
     }
+    if (++ox == g.out_w) {
+      ox = 0;
+      if (++oy == g.out_h) oy = 0, ++n;
+      if (few_rows && i + 1 < count) set_rows();
+    }
   }
 }
 
 // ---- general, nhwc ----
 // Tiles of pointers a parallel-for body of IgemmNhwc fills at a time.
 constexpr size_t kIgemmStepTiles = 64;
-
-// Few input channels: each tap is a short reduction, and per-tap pointer
-// loads dominate; merging a filter row's taps makes reductions kw times longer.
-struct IgemmTaps {
-  bool merge;
-  size_t ptaps, pcin;  // pointers per pixel, channels per pointer
-  explicit IgemmTaps(const Conv2dGeometry& g) {
-    const size_t cin_g = g.in_channels / g.groups;
-    merge = g.groups == 1 && g.dilation_w == 1 && g.kernel_w > 1 && size_t{g.kernel_w} * cin_g <= 64;
-    ptaps = merge ? g.kernel_h : size_t{g.kernel_h} * g.kernel_w;
-    pcin = merge ? size_t{g.kernel_w} * cin_g : cin_g;
-  }
-};
 
 // `y_nchw`: where set, the output is also transposed there (nchw) by the
 // thread that computed it, a step of pixels at a time while still in cache.
@@ -1002,7 +1032,7 @@ memory::WorkspaceSize Conv2dWorkspace(const Conv2dAttrs& attrs, const Conv2dGeom
   else paths = {Path::kDirectNchw, Path::kIgemmNchw};
   const auto igemm_per_worker = [&] {
     const IgemmTaps it(g);
-    const size_t mr = pf ? pf->igemm_mr : std::max<size_t>(t.igemm_mr, 8);  // the largest tile's
+    const size_t mr = pf ? pf->igemm_mr : std::max<size_t>(t.igemm_mr, conv::kIgemmTallMR);  // the largest tile's
     memory::WorkspaceSize w;
     w.AddPerWorker<const float*>(kIgemmStepTiles * mr * it.ptaps);
     if (it.merge) w.AddPerWorker<float>(kIgemmStepTiles * mr * it.ptaps * it.pcin);

@@ -61,7 +61,8 @@ struct IgemmParams {
   size_t nv = 1;                      // vectors per block (must match the packing)
   // Tile variant (must match the packing; see IgemmTileInfoImpl): 0 = the
   // default (kIgemmMR pixels x nv full vectors); kIgemmWide = 7 pixels x 4
-  // full vectors; kIgemmHalf = 8 pixels x nv half-width (8-lane) vectors.
+  // full vectors; kIgemmHalf = 8 pixels x nv half-width (8-lane) vectors;
+  // kIgemmTall = kIgemmTallMR pixels x 1 full vector, cin <= kIgemmTallMaxCin.
   size_t variant = 0;
   // Tile order: pixel tiles outer (each tile's input stays in L1 while every
   // block's weights stream past), or blocks outer (one block's weights stay
@@ -72,7 +73,8 @@ struct IgemmParams {
   Epilogue epilogue;
 };
 
-inline constexpr size_t kIgemmWide = 1, kIgemmHalf = 2;
+inline constexpr size_t kIgemmWide = 1, kIgemmHalf = 2, kIgemmTall = 3;
+inline constexpr size_t kIgemmTallMR = 16, kIgemmTallMaxCin = 12;
 
 struct DirectParams {
   const float* src = nullptr;        // B[(tap, ci)][q] = src[ci * chan + tap_off[tap] + q]
@@ -219,6 +221,8 @@ inline constexpr size_t kDirectMaxMR = kVecRegs == 32 ? 8 : 4;
 //    that are multiples of 8 but not of 16 (24 fills 24 of 32 lanes of two
 //    full vectors, 24 of 24 of three half ones). Zen 4 issues two 256-bit
 //    FMAs per cycle against one 512-bit, so a half vector costs half a full one.
+//  - tall, 16 pixels x 16 channels with a tap's filter in registers, for
+//    thin layers (IgemmNhwcTall).
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3 && !WEBNN_CONV_ONE_VECTOR
 inline constexpr bool kIgemmExtraTiles = true;
 using DHalf = conv_hn::CappedTag<float, 8>;
@@ -837,6 +841,65 @@ inline HWY_NOINLINE void DepthwiseNhwcRowScalable(const conv::DepthwiseNhwcParam
 
 // Lanes of float32 and the tile shapes the packing and work split follow:
 // out[0] = lanes, out[1] = IgemmNhwc's max NV, out[2] = DirectNchw's max MR,
+
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3 && !WEBNN_CONV_ONE_VECTOR
+namespace conv_detail {
+
+// The tall tile (conv::kIgemmTall): kIgemmTallMR pixels x one vector of output
+// channels, for thin layers: few channels per tap (a 3-channel stem's merged
+// row: 9) and at most one vector of output channels (16). The default 8 x 1
+// tile loads a weight vector and 8 pointers for every 8 FMAs, and the half
+// tile runs 8-lane FMAs, half the throughput of 16-lane ones where 512-bit
+// FMAs issue at full rate (Intel, Zen 5); measured on PP-OCR's 3 -> 16 stem
+// (NHWC, Xeon) the half tile did 20 GFLOP/s. Here a tap's CIN weight vectors
+// stay in registers while 16 pixels pass: 16 accumulators + CIN weights + 1
+// broadcast <= 29 registers, one broadcast load per FMA.
+template <size_t CIN>
+HWY_NOINLINE void IgemmNhwcTallImpl(const conv::IgemmParams& p) {
+  constexpr size_t MR = conv::kIgemmTallMR;
+  const DF d;
+  const size_t L = conv_hn::Lanes(d);
+  const size_t blocks = (p.cout + L - 1) / L;
+  const size_t kdepth = p.taps * CIN;
+  const size_t tiles = (p.pixels + MR - 1) / MR;
+  for (size_t i = 0; i < tiles * blocks; ++i) {
+    const size_t b = p.blocks_outer ? i / tiles : i % blocks;
+    const size_t p0 = (p.blocks_outer ? i % tiles : i / blocks) * MR;
+    const size_t mc = std::min(MR, p.pixels - p0);
+    const float* const* ind = p.ind + p0 * p.taps;
+    const float* HWY_RESTRICT w = p.weights + b * kdepth * L;
+    VF acc[MR];
+    const VF init = p.bias ? conv_hn::LoadU(d, p.bias + b * L) : conv_hn::Zero(d);
+    for (size_t m = 0; m < MR; ++m) acc[m] = init;
+    for (size_t t = 0; t < p.taps; ++t, w += CIN * L) {
+      if (p.skip_zeros) {
+        bool padding = true;
+        for (size_t m = 0; m < mc; ++m) padding = padding && ind[m * p.taps + t] == p.skip_zeros;
+        if (padding) continue;
+      }
+      VF wv[CIN];
+      for (size_t ci = 0; ci < CIN; ++ci) wv[ci] = conv_hn::LoadU(d, w + ci * L);
+      HWY_UNROLL(16)
+      for (size_t m = 0; m < MR; ++m) {
+        const float* HWY_RESTRICT a = ind[std::min(m, mc - 1) * p.taps + t] + p.a_offset;
+        for (size_t ci = 0; ci < CIN; ++ci) acc[m] = conv_hn::MulAdd(conv_hn::Set(d, a[ci]), wv[ci], acc[m]);
+      }
+    }
+    for (size_t m = 0; m < mc; ++m)
+      StoreN(d, ApplyEpilogue(d, acc[m], p.epilogue), p.out + (p0 + m) * p.out_stride + b * L, p.cout - b * L);
+  }
+}
+
+template <size_t CIN = 1>
+HWY_INLINE void IgemmNhwcTall(const conv::IgemmParams& p) {
+  if constexpr (CIN < conv::kIgemmTallMaxCin) {
+    if (p.cin != CIN) return IgemmNhwcTall<CIN + 1>(p);
+  }
+  IgemmNhwcTallImpl<CIN>(p);
+}
+}  // namespace conv_detail
+#endif
+
 // out[3] = IgemmNhwc's MR, out[4..7] = DirectNchw's NV for MR = 1, 2, 4, 8.
 HWY_INLINE void ConvTilingImpl(size_t* out) {
   out[0] = conv_hn::Lanes(conv_detail::DF());
@@ -862,6 +925,7 @@ HWY_INLINE void IgemmNhwcImpl(const conv::IgemmParams& p) {
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
   using conv_detail::DHalf;
   if (p.variant == conv::kIgemmWide) return conv_detail::IgemmNhwcImpl<DF, 7, 4>(p);
+  if (p.variant == conv::kIgemmTall) return conv_detail::IgemmNhwcTall(p);
   if (p.variant == conv::kIgemmHalf) {
     switch (p.nv) {
       case 1: return conv_detail::IgemmNhwcImpl<DHalf, 8, 1>(p);
