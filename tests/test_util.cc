@@ -33,6 +33,10 @@ bool DeviceKeepsFloat32Denormals() {
   return ops::FindDevice(DeviceUnderTest())->float_behaviour().float32_denormals;
 }
 
+bool DeviceKeepsFloat32DenormalFilters() {
+  return ops::FindDevice(DeviceUnderTest())->float_behaviour().float32_denormal_filters;
+}
+
 bool DeviceKeepsNegativeZeroSums(MLOperandDataType type) {
   return ops::FindDevice(DeviceUnderTest())->float_behaviour().negative_zero_sums.Contains(type);
 }

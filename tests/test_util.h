@@ -69,6 +69,9 @@ void SetDeviceUnderTest(MLDeviceType device);
 // an NVIDIA GPU flushes them), and whether its matmul/gemm of `type` gives -0
 // for a sum of -0 products.
 bool DeviceKeepsFloat32Denormals();
+// Whether conv2d's subnormal float32 filter values count as such on the
+// device under test (FloatBehaviour::float32_denormal_filters).
+bool DeviceKeepsFloat32DenormalFilters();
 bool DeviceKeepsNegativeZeroSums(MLOperandDataType type);
 // Float32 values below the smallest normal (denormals) replaced by a zero of
 // their sign, in place: what a device that flushes denormals reads and writes.

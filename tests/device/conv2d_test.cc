@@ -299,6 +299,47 @@ TEST_CASE("conv2d thin nhwc layers", "[device][conv2d]") {
       }
 }
 
+// Subnormal float32 filter values: a device keeps them or treats them as
+// zeros, as its FloatBehaviour says (the cpu device flushes them). Inputs of
+// ~1e37 make their products ~0.01, so the two readings differ by far more
+// than the tolerance, whichever path (nchw, nhwc, depthwise) runs.
+TEST_CASE("conv2d subnormal filter values", "[device][conv2d]") {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<float> in_values(1e37f, 2e37f), sub(1e-39f, 1.1e-38f);
+  for (const bool nhwc : {false, true})
+    for (const uint32_t groups : {1u, 4u}) {
+      const uint32_t c = 4, h = 5, w = 6, oc = 4, k = 3;
+      std::vector<float> x(c * h * w), f(oc * (c / groups) * k * k);
+      for (float& v : x) v = in_values(rng);
+      for (size_t i = 0; i < f.size(); ++i) f[i] = (i % 3 ? 1.0f : -1.0f) * (i % 5 == 4 ? 0.0f : sub(rng));
+      const std::vector<uint32_t> in_shape = nhwc ? std::vector<uint32_t>{1, h, w, c} : std::vector<uint32_t>{1, c, h, w};
+      const std::vector<uint32_t> f_shape = nhwc ? std::vector<uint32_t>{oc, k, k, c / groups}
+                                                 : std::vector<uint32_t>{oc, c / groups, k, k};
+      auto body = [&](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+        MLConv2dOptions o;
+        o.padding = std::vector<uint32_t>{1, 1, 1, 1};
+        o.groups = groups;
+        o.inputLayout = nhwc ? MLInputOperandLayout::kNhwc : MLInputOperandLayout::kNchw;
+        o.filterLayout = nhwc ? MLConv2dFilterOperandLayout::kOhwi : MLConv2dFilterOperandLayout::kOihw;
+        return MLNamedOperands{{"out", b.conv2d(in[0], in[1], o)}};
+      };
+      HostTensor filter = Tensor(MLOperandDataType::kFloat32, f_shape, f);
+      const HostTensor input = Tensor(MLOperandDataType::kFloat32, in_shape, x);
+      const std::vector<float> got = FromBytes<float>(Run(DeviceUnderTest(), {input, filter}, body).at("out").data);
+      if (!DeviceKeepsFloat32DenormalFilters()) FlushFloat32Denormals(filter.data);
+      const std::vector<float> want = FromBytes<float>(Run(MLDeviceType::kReference, {input, filter}, body).at("out").data);
+      INFO((nhwc ? "nhwc" : "nchw") << " groups " << groups);
+      REQUIRE(got.size() == want.size());
+      double nonzero = 0;
+      for (size_t i = 0; i < got.size(); ++i) {
+        CHECK(std::abs(got[i] - want[i]) <= 1e-5 * (std::abs(want[i]) + 1e-3));
+        nonzero += want[i] != 0;
+      }
+      // Which reading the device follows must show in the result.
+      CHECK(nonzero == (DeviceKeepsFloat32DenormalFilters() ? double(got.size()) : 0.0));
+    }
+}
+
 // DirectNchw at stride 1 reads the padding in place (AVX2 and AVX-512): the
 // q-space pitch is the input width and lanes whose tap falls on padding load
 // zeros. Same padding, padding on one side only (outputs narrower than the

@@ -392,6 +392,11 @@ PackedFilter PackFilter(const Conv2dAttrs& attrs, const TensorView& filter, cons
       break;
     }
   }
+  // Subnormal weights as signed zeros (FloatBehaviour::float32_denormal_filters):
+  // measured on PP-OCR rec's 480 -> 120 SE conv (22% subnormal weights) on a
+  // Xeon, 1.1 ms -> 0.01 ms.
+  for (float& v : p.weights)
+    if (std::fpclassify(v) == FP_SUBNORMAL) v = std::copysign(0.0f, v);
   p.finite = std::all_of(p.weights.begin(), p.weights.end(), [](float v) { return std::isfinite(v); });
   return p;
 }

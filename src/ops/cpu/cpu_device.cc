@@ -52,7 +52,9 @@ class CpuDevice final : public HostDevice {
   }
   bool accelerated() const override { return false; }
   // The dot products of the gemm microkernels start at +0.
-  FloatBehaviour float_behaviour() const override { return {.negative_zero_sums = {}}; }
+  FloatBehaviour float_behaviour() const override {
+    return {.float32_denormal_filters = false, .negative_zero_sums = {}};
+  }
   // Every fused form; fusedElementwise chains of any length (its kernel
   // walks the program per cache-sized block).
   DeviceFusions Fusions() const override { return DeviceFusions::All(); }

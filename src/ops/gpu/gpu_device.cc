@@ -352,6 +352,7 @@ class GpuDevice final : public Device {
     // mode and WEBNN_GPU_DISABLE leaves it on; a CPU implementation keeps them.
     b.float32_denormals = vulkan_->is_cpu() || ((vulkan_->features().denorm_preserve_widths & 2u) != 0 &&
                                                 !DisabledByEnvironment("float_controls"));
+    b.float32_denormal_filters = b.float32_denormals;
     if (CoopMatF16(*vulkan_)) b.negative_zero_sums = DataTypeSet{MLOperandDataType::kFloat32};
     return b;
   }
