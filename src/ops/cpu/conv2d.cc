@@ -41,6 +41,7 @@ namespace HWY_NAMESPACE {
 void Conv2dTiling(size_t* out) { ConvTilingImpl(out); }
 void Conv2dIgemmNhwc(const conv::IgemmParams& p) { IgemmNhwcImpl(p); }
 bool Conv2dIgemmExtraTiles() { return IgemmExtraTilesImpl(); }
+double Conv2dHalfVectorFmaCost() { return HalfVectorFmaCostImpl(); }
 bool Conv2dDirectInPlace() { return DirectInPlaceImpl(); }
 void Conv2dDirectNchw(const conv::DirectParams& p) { DirectNchwImpl(p); }
 void Conv2dDepthwiseNhwcRow(const conv::DepthwiseNhwcParams& p) { DepthwiseNhwcRowImpl(p); }
@@ -60,8 +61,10 @@ HWY_AFTER_NAMESPACE();
 #include <limits>
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "memory/workspace.h"
@@ -75,6 +78,7 @@ namespace webnn::ops::cpu {
 HWY_EXPORT(Conv2dTiling);
 HWY_EXPORT(Conv2dIgemmNhwc);
 HWY_EXPORT(Conv2dIgemmExtraTiles);
+HWY_EXPORT(Conv2dHalfVectorFmaCost);
 HWY_EXPORT(Conv2dDirectInPlace);
 HWY_EXPORT(Conv2dDirectNchw);
 HWY_EXPORT(Conv2dDepthwiseNhwcRow);
@@ -89,6 +93,11 @@ struct Tiling {
   size_t direct_nv[9];  // DirectNchw's vectors per tile, by MR
   bool igemm_extra_tiles;  // IgemmNhwc's conv::kIgemmWide and conv::kIgemmHalf tiles exist
   bool direct_in_place;    // DirectNchw can read padding in place (conv::DirectParams::tap_dy)
+  // A half tile's lanes cost relative to full ones: 1 where 8-lane FMAs issue
+  // twice as often as 16-lane ones (Zen 4), 2 where both issue at one rate
+  // (Intel, Zen 5). Measured (HalfVectorFmaCostImpl), then rounded to one or
+  // the other so that a noisy start-up cannot pick something in between.
+  double half_lane_cost = 1;
 };
 
 const Tiling& GetTiling() {
@@ -97,6 +106,12 @@ const Tiling& GetTiling() {
     HWY_DYNAMIC_DISPATCH(Conv2dTiling)(o);
     Tiling r{o[0], o[1], o[2], o[3], {}, HWY_DYNAMIC_DISPATCH(Conv2dIgemmExtraTiles)(),
              HWY_DYNAMIC_DISPATCH(Conv2dDirectInPlace)()};
+    // WEBNN_CONV_HALF_LANE_COST=1|2 replaces the measurement: the test suite
+    // runs the conv2d tests with 1 too, so that every host runs the half
+    // tiles that a Zen 4 would choose.
+    const char* env = std::getenv("WEBNN_CONV_HALF_LANE_COST");
+    if (env && (std::string_view(env) == "1" || std::string_view(env) == "2")) r.half_lane_cost = env[0] - '0';
+    else if (r.igemm_extra_tiles) r.half_lane_cost = HWY_DYNAMIC_DISPATCH(Conv2dHalfVectorFmaCost)() > 0.75 ? 2 : 1;
     r.direct_nv[1] = o[4], r.direct_nv[2] = o[5], r.direct_nv[4] = o[6], r.direct_nv[8] = o[7];
     return r;
   }();
@@ -154,18 +169,20 @@ struct IgemmTile {
 // Share of the FMA throughput a tile's inner loop gets, from its accumulator
 // count: 24-28 hide the FMA latency with broadcasts to spare; 16 (8 x 32)
 // measured ~5% slower on Zen 4; 8 leave one broadcast per FMA. A half-width
-// tile's lanes cost as much as full ones (two 256-bit FMAs issue per cycle
-// where one 512-bit does), so only its accumulator count matters too.
-double IgemmTileSpeed(const IgemmTile& tile) {
+// tile's lanes cost Tiling::half_lane_cost full ones: the same on Zen 4 (two
+// 256-bit FMAs issue per cycle where one 512-bit does), twice as much where
+// 512-bit FMAs issue at full rate.
+double IgemmTileSpeed(const IgemmTile& tile, const Tiling& t) {
   if (tile.variant == conv::kIgemmTall) return 1.0;  // its filter is in registers: one load per FMA
   const size_t acc = tile.mr * tile.nv;
-  return acc >= 24 ? 1.0 : acc >= 16 ? 0.95 : acc >= 12 ? 0.9 : 0.8;
+  const double speed = acc >= 24 ? 1.0 : acc >= 16 ? 0.95 : acc >= 12 ? 0.9 : 0.8;
+  return tile.variant == conv::kIgemmHalf ? speed / t.half_lane_cost : speed;
 }
 
 // Share of a tile's lanes that compute real outputs, times its speed.
-double IgemmTileEfficiency(const IgemmTile& tile, size_t pixels, size_t cout_g) {
+double IgemmTileEfficiency(const IgemmTile& tile, size_t pixels, size_t cout_g, const Tiling& t) {
   return double(pixels) / double(RoundUp(pixels, tile.mr)) * double(cout_g) /
-         double(RoundUp(cout_g, tile.channels())) * IgemmTileSpeed(tile);
+         double(RoundUp(cout_g, tile.channels())) * IgemmTileSpeed(tile, t);
 }
 
 // The IgemmNhwc tile for `pixels` output pixels, `cout_g` output channels
@@ -184,9 +201,9 @@ IgemmTile ChooseIgemmTile(size_t pixels, size_t cout_g, size_t pcin, const Tilin
       candidates.push_back({conv::kIgemmTall, conv::kIgemmTallMR, 1, t.lanes});
   }
   IgemmTile best = candidates[0];
-  double best_eff = IgemmTileEfficiency(best, pixels, cout_g);
+  double best_eff = IgemmTileEfficiency(best, pixels, cout_g, t);
   for (const IgemmTile& c : candidates) {
-    const double eff = IgemmTileEfficiency(c, pixels, cout_g);
+    const double eff = IgemmTileEfficiency(c, pixels, cout_g, t);
     if (eff > best_eff * 1.001) best = c, best_eff = eff;
   }
   return best;
@@ -274,7 +291,7 @@ double IgemmEfficiency(const Conv2dGeometry& g, const Tiling& t) {
   const size_t cout_g = g.out_channels / g.groups;
   // Without the tall tile (SIZE_MAX channels per tap): which path an nchw
   // layer takes was measured before it existed.
-  return 0.95 * IgemmTileEfficiency(ChooseIgemmTile(pixels, cout_g, SIZE_MAX, t), pixels, cout_g);
+  return 0.95 * IgemmTileEfficiency(ChooseIgemmTile(pixels, cout_g, SIZE_MAX, t), pixels, cout_g, t);
 }
 
 Path ChoosePath(const Conv2dAttrs& attrs, const Conv2dGeometry& g) {

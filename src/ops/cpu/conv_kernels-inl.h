@@ -30,7 +30,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdint>
 #include <cstring>
 
 namespace webnn::ops::cpu::conv {
@@ -179,6 +178,8 @@ struct Col2imParams {
 #include <hwy/highway.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <vector>
 
 #include "core/float16.h"
@@ -946,6 +947,38 @@ HWY_INLINE void IgemmNhwcImpl(const conv::IgemmParams& p) {
 
 // Whether IgemmNhwcImpl has the kIgemmWide and kIgemmHalf tiles on this target.
 HWY_INLINE bool IgemmExtraTilesImpl() { return conv_detail::kIgemmExtraTiles; }
+
+// Time of a run of 8-lane FMAs over the time of as many full-width (16-lane)
+// ones, measured (the half tiles' cost; 1 where they do not exist): ~0.5
+// where a 512-bit FMA issues as two 256-bit halves (Zen 4), ~1 where it
+// issues at full rate (Intel server cores, Zen 5). 12 independent chains of
+// 2048 FMAs per width, best of 5 runs: ~0.1 ms once per process.
+HWY_INLINE double HalfVectorFmaCostImpl() {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3 && !WEBNN_CONV_ONE_VECTOR
+  const auto seconds = [](auto d) {
+    using V = conv_hn::Vec<decltype(d)>;
+    double best = INFINITY;
+    for (int run = 0; run < 5; ++run) {
+      V acc[12];
+      for (size_t c = 0; c < 12; ++c) acc[c] = conv_hn::Set(d, float(c));
+      const V m = conv_hn::Set(d, 0.999f), a = conv_hn::Set(d, 1e-3f);
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < 2048; ++i)
+        for (size_t c = 0; c < 12; ++c) acc[c] = conv_hn::MulAdd(acc[c], m, a);
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      V sum = acc[0];
+      for (size_t c = 1; c < 12; ++c) sum = conv_hn::Add(sum, acc[c]);
+      volatile float sink = conv_hn::GetLane(sum);  // the chains are used
+      (void)sink;
+      best = std::min(best, s);
+    }
+    return best;
+  };
+  return seconds(conv_detail::DHalf()) / seconds(conv_detail::DF());
+#else
+  return 1.0;
+#endif
+}
 
 // Whether DirectNchwImpl reads padding in place (conv::DirectParams::tap_dy).
 HWY_INLINE bool DirectInPlaceImpl() {
