@@ -20,7 +20,11 @@
 //            back by each thread as it is computed;
 //      nhwc: IgemmNhwc over an indirection buffer (1x1 stride 1 included:
 //            one pointer per pixel; few input channels: a filter row's taps
-//            merged into one longer reduction).
+//            merged into one longer reduction). Its tile is chosen per layer
+//            (ChooseIgemmTile) and, on AVX-512, per host: half-width tiles
+//            are weighed by the measured cost of 8-lane against 16-lane
+//            FMAs; thin layers (<= 16 output channels, <= 12 channels per
+//            tap) take the tall tile, a tap's filter held in registers.
 // Padding: the reference multiplies the filter by zeros there, so NaN or
 // infinite weights on padding taps give NaN. Every path does the same (a
 // zero-filled copy, a zero buffer or zero loads) unless the whole filter is
