@@ -382,6 +382,16 @@ def fmt_pct(x):
     return "—" if x is None else f"{x * 100:.0f}%"
 
 
+def header_version(path, macro, parts):
+    """A library's version from the #defines of its header ("?" when absent): macro has {} for each part."""
+    try:
+        with open(path) as f:
+            text = f.read()
+        return ".".join(re.search(rf"#define {macro.format(p)} (\d+)", text).group(1) for p in parts)
+    except (OSError, AttributeError):
+        return "?"
+
+
 def machine_info(ort_version):
     info = {}
     try:
@@ -403,20 +413,10 @@ def machine_info(ort_version):
         info["cxx"] = subprocess.run(["c++", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
     except (OSError, IndexError):
         info["cxx"] = "?"
-    try:
-        with open("/usr/include/eigen3/Eigen/src/Core/util/Macros.h") as f:
-            mac = f.read()
-        v = [re.search(rf"#define EIGEN_{n}_VERSION (\d+)", mac).group(1) for n in ("WORLD", "MAJOR", "MINOR")]
-        info["eigen"] = ".".join(v)
-    except (OSError, AttributeError):
-        info["eigen"] = "?"
-    try:
-        with open("/usr/include/oneapi/dnnl/dnnl_version.h") as f:
-            ver = f.read()
-        v = [re.search(rf"#define DNNL_VERSION_{n} (\d+)", ver).group(1) for n in ("MAJOR", "MINOR", "PATCH")]
-        info["onednn"] = ".".join(v)
-    except (OSError, AttributeError):
-        info["onednn"] = "?"
+    info["eigen"] = header_version("/usr/include/eigen3/Eigen/src/Core/util/Macros.h", "EIGEN_{}_VERSION",
+                                   ("WORLD", "MAJOR", "MINOR"))
+    info["onednn"] = header_version("/usr/include/oneapi/dnnl/dnnl_version.h", "DNNL_VERSION_{}",
+                                    ("MAJOR", "MINOR", "PATCH"))
     info["ort"] = ort_version or "?"
     try:  # read-only: which tree the numbers belong to
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
