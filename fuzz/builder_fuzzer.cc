@@ -103,9 +103,10 @@ double Elements(const webnn::MLOperand& o) {
 // An upper bound of what one op costs the reference device, in element
 // operations: its outputs' elements, plus the multiply-adds of the ops whose
 // work grows faster than their operands (products, convolutions, recurrent
-// networks), counted from the builder's operands as ops/step_cost.cc counts
-// them from the program (channels taken as the smaller of the two layouts'
-// candidates, so either layout is bounded).
+// networks), bounded from above from the builder's operands the way
+// ops/step_cost.cc counts them from the program (channels taken as the
+// smaller of the two layouts' candidates, a product's depth as A's largest
+// dimension, so any layout or transpose is covered).
 double WorkOf(std::string_view op, const std::vector<JsValue>& args, const std::vector<webnn::MLOperand>& outs) {
   double work = 0;
   for (const webnn::MLOperand& o : outs) work += Elements(o);

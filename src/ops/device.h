@@ -140,9 +140,9 @@ struct FloatBehaviour {
   // driver flushes them and offers no mode that keeps them).
   bool float32_denormals = true;
   // conv2d's float32 filter values that are subnormal take part as such (the
-  // cpu device packs them as zeros: an x86 core takes a microcode assist for
-  // every FMA that reads one, 100x slower; PP-OCR rec's SE convs have 22% of
-  // them, trained weights that decayed toward zero). Their products are below
+  // cpu device packs them as zeros: on an Intel Xeon a conv whose weights are
+  // all subnormal ran 100x slower, an FMA that reads one taking a microcode
+  // assist; PP-OCR rec's SE convs have 22% of them). Their products are below
   // float32 resolution next to any normal term unless inputs are ~1e30.
   bool float32_denormal_filters = true;
   // The float types whose matmul and gemm give -0 for a sum of -0 products,

@@ -120,11 +120,10 @@ struct DepthwiseNhwcParams {
   Epilogue epilogue;
   // Sliding-window form (horizontal stride sw 1 or 2, no horizontal
   // dilation, kw 3 or 5): rows[ky] = input row of tap row ky (channel 0 of
-  // column 0), or null
-  // where the row is padding; `ind` is then unused. Columns outside
-  // [0, in_w) read as zeros (and are multiplied, as the reference does)
-  // unless skip_padding: every weight is finite, so padding adds nothing and
-  // its rows and columns are skipped.
+  // column 0), or null where the row is padding; `ind` is then unused.
+  // Columns outside [0, in_w) read as zeros (and are multiplied, as the
+  // reference does) unless skip_padding: every weight is finite, so padding
+  // adds nothing and its rows and columns are skipped.
   const float* const* rows = nullptr;
   size_t kh = 0, kw = 0, sw = 1, in_w = 0, pad_left = 0;
   bool skip_padding = false;
@@ -840,9 +839,6 @@ inline HWY_NOINLINE void DepthwiseNhwcRowScalable(const conv::DepthwiseNhwcParam
 
 // ---- entry points (called through HWY_DYNAMIC_DISPATCH by the family files) ----
 
-// Lanes of float32 and the tile shapes the packing and work split follow:
-// out[0] = lanes, out[1] = IgemmNhwc's max NV, out[2] = DirectNchw's max MR,
-
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3 && !WEBNN_CONV_ONE_VECTOR
 namespace conv_detail {
 
@@ -851,10 +847,12 @@ namespace conv_detail {
 // row: 9) and at most one vector of output channels (16). The default 8 x 1
 // tile loads a weight vector and 8 pointers for every 8 FMAs, and the half
 // tile runs 8-lane FMAs, half the throughput of 16-lane ones where 512-bit
-// FMAs issue at full rate (Intel, Zen 5); measured on PP-OCR's 3 -> 16 stem
+// FMAs issue at full rate (an Intel Xeon); measured on PP-OCR's 3 -> 16 stem
 // (NHWC, Xeon) the half tile did 20 GFLOP/s. Here a tap's CIN weight vectors
 // stay in registers while 16 pixels pass: 16 accumulators + CIN weights + 1
-// broadcast <= 29 registers, one broadcast load per FMA.
+// broadcast <= 29 registers, one broadcast load per FMA. Its tile loop and
+// padding-tap test repeat IgemmNhwcImpl's on purpose: moving them into shared
+// helpers made IgemmNhwcImpl 2.2x slower on ResNet's 3x3 (NHWC, Xeon).
 template <size_t CIN>
 HWY_NOINLINE void IgemmNhwcTallImpl(const conv::IgemmParams& p) {
   constexpr size_t MR = conv::kIgemmTallMR;
@@ -901,6 +899,8 @@ HWY_INLINE void IgemmNhwcTall(const conv::IgemmParams& p) {
 }  // namespace conv_detail
 #endif
 
+// Lanes of float32 and the tile shapes the packing and work split follow:
+// out[0] = lanes, out[1] = IgemmNhwc's max NV, out[2] = DirectNchw's max MR,
 // out[3] = IgemmNhwc's MR, out[4..7] = DirectNchw's NV for MR = 1, 2, 4, 8.
 HWY_INLINE void ConvTilingImpl(size_t* out) {
   out[0] = conv_hn::Lanes(conv_detail::DF());
@@ -949,10 +949,11 @@ HWY_INLINE void IgemmNhwcImpl(const conv::IgemmParams& p) {
 HWY_INLINE bool IgemmExtraTilesImpl() { return conv_detail::kIgemmExtraTiles; }
 
 // Time of a run of 8-lane FMAs over the time of as many full-width (16-lane)
-// ones, measured (the half tiles' cost; 1 where they do not exist): ~0.5
-// where a 512-bit FMA issues as two 256-bit halves (Zen 4), ~1 where it
-// issues at full rate (Intel server cores, Zen 5). 12 independent chains of
-// 2048 FMAs per width, best of 5 runs: ~0.1 ms once per process.
+// ones, measured (the half tiles' cost; 1 where they do not exist): ~1 where
+// 512-bit FMAs issue at full rate (measured on an Intel Xeon), expected ~0.5
+// where a 512-bit FMA issues as two 256-bit halves (Zen 4). 12 independent
+// chains of 2048 FMAs per width, best of 5 runs: 2 x 5 x 24576 FMAs, tens of
+// microseconds, once per process.
 HWY_INLINE double HalfVectorFmaCostImpl() {
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3 && !WEBNN_CONV_ONE_VECTOR
   const auto seconds = [](auto d) {
