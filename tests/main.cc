@@ -29,12 +29,8 @@ int main(int argc, char* argv[]) {
                             config.listReporters;
   // The reference and cpu devices always exist; a missing gpu (no Vulkan
   // device, or a build without it) is a skip for meson (exit code 77).
-  // createContext, not ML::devices(): that asks the cpu device for its
-  // description, whose hwy::SupportedTargets() before the first kernel
-  // dispatch leaves WEBNN_CPU_MAX_TARGET without effect (Highway 1.0.3: the
-  // capped runs, cpu_kernels_sse4, then mixed AVX-512 conv tilings with SSE4
-  // kernels). Nor for cpu and reference: their devices are created by the
-  // first test, as before.
+  // (ML::devices() would do too, now that the cpu device's description
+  // keeps WEBNN_CPU_MAX_TARGET's cap; createContext opens only the gpu.)
   if (!only_listing && *device == MLDeviceType::kGpu) {
     try {
       webnn::ML::createContext({.device = *device});

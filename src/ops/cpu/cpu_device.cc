@@ -47,7 +47,15 @@ class CpuDevice final : public HostDevice {
     if (!target_error_.empty()) return target_error_;
     // Runtime dispatch picks the best compiled target the CPU supports (the
     // lowest set bit is the best in Highway's encoding).
-    const int64_t targets = hwy::SupportedTargets() & HWY_TARGETS;
+    const int64_t supported = hwy::SupportedTargets();
+    // Highway 1.0.3's SupportedTargets() re-detects the CPU and points
+    // dispatch at the best target it has, ignoring DisableTargets: without
+    // this, the first description() (createContext logs it, ML::devices()
+    // lists it) lifted WEBNN_CPU_MAX_TARGET's cap for every later kernel.
+    // Pointing dispatch back at the capped set is what Highway's own first
+    // dispatch does.
+    hwy::GetChosenTarget().Update(supported);
+    const int64_t targets = supported & HWY_TARGETS;
     return core::StrCat("Highway SIMD kernels, target ", hwy::TargetName(targets & -targets));
   }
   bool accelerated() const override { return false; }
