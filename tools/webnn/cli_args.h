@@ -1,7 +1,9 @@
 // Option parsing shared by the `webnn` subcommands.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,6 +19,9 @@ std::pair<std::string, std::string> SplitAssign(const std::string& s, const char
 // A non-negative decimal integer that fits in 32 bits, or invalid_argument
 // naming the option (std::stoul would turn "-1" into 4294967295).
 uint32_t ParseUint32(const std::string& text, const std::string& option);
+// Random data for an input: floats uniform in [-1, 1); integers uniform in
+// [0, 4) so that index-like inputs stay mostly in range; uint8 in {0, 1}.
+std::vector<std::byte> RandomData(MLOperandDataType t, uint64_t n, std::mt19937_64& rng);
 // "[1, 3, 224, 224]"
 std::string ShapeString(const std::vector<uint32_t>& s);
 // "'a', 'b', 'c'": the keys of a map (sorted there), or "none"; for errors

@@ -15,6 +15,7 @@ int Run(const Args& args);
 int Mix(const Args& args);
 int Oracle(const Args& args);
 int Convert(const Args& args);
+int Bench(const Args& args);
 
 // The onnx2webnn converter run as a child process with `args`; its exit status.
 int RunConverter(const Args& args);

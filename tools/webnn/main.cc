@@ -26,6 +26,9 @@ void Usage() {
       "                             score another implementation's outputs against the float64 truth\n"
       "                             of the reference device (ULP histogram, errors, WPT verdict;\n"
       "                             docs/ORACLE.md)\n"
+      "  bench OP --shape D0,D1,... [--const-shape ...] [--arg JSON] [--options JSON] [--device D]\n"
+      "                             time one operation at given shapes: median ms, GFLOP/s, GB/s and\n"
+      "                             the %% of the machine's measured FMA or bandwidth peak\n"
       "  help                       this text\n"
       "  --version                  the engine's version\n"
       "\n"
@@ -49,6 +52,7 @@ int main(int argc, char** argv) {
     if (command == "mix") return webnn::cli::Mix(args);
     if (command == "convert") return webnn::cli::Convert(args);
     if (command == "oracle") return webnn::cli::Oracle(args);
+    if (command == "bench") return webnn::cli::Bench(args);
     if (command == "--version" || command == "version") {
       std::printf("webnn %s\n", webnn::ML::version().c_str());
       return 0;

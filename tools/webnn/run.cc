@@ -68,30 +68,6 @@ std::string ProgramSummary(const MLGraph& graph) {
   return out;
 }
 
-// Random data: floats uniform in [-1, 1); integers uniform in [0, 4) so that
-// index-like inputs stay mostly in range; uint8 conditions in {0, 1}.
-std::vector<std::byte> RandomData(MLOperandDataType t, uint64_t n, std::mt19937_64& rng) {
-  std::vector<std::byte> d(ByteLengthFor(t, n));
-  std::uniform_real_distribution<double> uf(-1.0, 1.0);
-  std::uniform_int_distribution<int> ui(0, 3);
-  for (uint64_t k = 0; k < n; ++k) {
-    auto put = [&](auto x) { std::memcpy(d.data() + k * sizeof(x), &x, sizeof(x)); };
-    switch (t) {
-      case MLOperandDataType::kFloat32: put(static_cast<float>(uf(rng))); break;
-      case MLOperandDataType::kFloat16: put(core::DoubleToHalfBits(uf(rng))); break;
-      case MLOperandDataType::kInt32: put(static_cast<int32_t>(ui(rng))); break;
-      case MLOperandDataType::kUint32: put(static_cast<uint32_t>(ui(rng))); break;
-      case MLOperandDataType::kInt64: put(static_cast<int64_t>(ui(rng))); break;
-      case MLOperandDataType::kUint64: put(static_cast<uint64_t>(ui(rng))); break;
-      case MLOperandDataType::kInt8: put(static_cast<int8_t>(ui(rng))); break;
-      case MLOperandDataType::kUint8: put(static_cast<uint8_t>(ui(rng) & 1)); break;
-      case MLOperandDataType::kInt4:
-      case MLOperandDataType::kUint4: d[k / 2] = static_cast<std::byte>(ui(rng) | (ui(rng) << 4)); break;
-    }
-  }
-  return d;
-}
-
 uint64_t ParseBytes(const std::string& text, const std::string& option) {
   size_t used = 0;
   unsigned long long v = 0;
