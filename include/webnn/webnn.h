@@ -35,6 +35,7 @@ class ConstantWriterImpl;
 class ContextImpl;
 class GraphImpl;
 class TensorImpl;
+class QoSMonitorImpl;
 }  // namespace internal
 
 class MLGraph;
@@ -112,6 +113,11 @@ struct MLContextOptions {
   // bench/llm/README.md). Activations that are not finite, or weights whose
   // scales are not, run the exact float path. Other devices ignore it.
   bool int8MatmulActivations = false;
+  // DAOP warm profiling (extension): every dispatch times its steps and the
+  // context's cost model learns from them, so later estimateQoS() answers
+  // for this device and these shapes get closer to what was measured. Costs
+  // a clock read per step.
+  bool qosWarmProfiling = false;
 };
 
 // build()'s options (extension).
@@ -322,6 +328,47 @@ class WEBNN_EXPORT MLGraph {
   std::shared_ptr<internal::GraphImpl> impl_;
 };
 
+// ---- DAOP: QoS estimation (extension; shared/spec/PROPOSALS.md §1) -----------
+// The tier of the estimated latency of one dispatch (strict upper bounds):
+// excellent < 16 ms, good < 100 ms, fair < 1 s, moderate < 10 s, slow < 30 s,
+// very-slow < 60 s, poor otherwise.
+enum class MLPerformanceTier : uint8_t { kExcellent, kGood, kFair, kModerate, kSlow, kVerySlow, kPoor };
+WEBNN_EXPORT std::string_view ToString(MLPerformanceTier tier);  // "very-slow"
+
+struct MLQoSOptions {
+  // Concrete shapes of graph inputs: needed for inputs with named dynamic
+  // dimensions; others default to their declared shapes.
+  std::map<std::string, MLOperandDescriptor> inputDescriptors;
+  // Accepted and ignored: no kernel exploits sparse weights.
+  bool weightsSparsity = false;
+};
+
+struct MLQoSReport {
+  MLPerformanceTier performanceTier = MLPerformanceTier::kPoor;
+};
+
+// context.createQoSMonitor(graph, tier): whether the graph meets the tier
+// under the current load (dispatches in flight in the process, which share
+// its cores), with a callback when that answer changes. The callback runs
+// on the thread that changed the load (a dispatching thread, or the
+// scheduler thread that ran a dispatch), never twice at once; it may
+// dispatch but must not wait for work (readTensor, finish), and an
+// exception it throws is dropped. The estimate without load is taken when
+// the monitor is created. The monitor stops when stop() is called or the
+// last copy of it goes.
+class WEBNN_EXPORT MLQoSMonitor {
+ public:
+  MLQoSMonitor() = default;
+  bool meetsRequirement() const;
+  void onchange(std::function<void(bool meetsRequirement)> callback);
+  void stop();
+
+  explicit MLQoSMonitor(std::shared_ptr<internal::QoSMonitorImpl> impl) : impl_(std::move(impl)) {}
+
+ private:
+  std::shared_ptr<internal::QoSMonitorImpl> impl_;
+};
+
 // ---- MLContext ------------------------------------------------------------
 class WEBNN_EXPORT MLContext {
  public:
@@ -368,6 +415,19 @@ class WEBNN_EXPORT MLContext {
   MLMemoryUsage memoryUsage() const;
   // Starts the peaks of memoryUsage() again from the current bytes.
   void resetPeakMemory();
+  // DAOP (synchronous here; Promises in the proposal): the performance tier
+  // of one dispatch of `graph`, estimated by the cost model of this
+  // context's device (src/qos) from the compiled program, without running
+  // it: weightless graphs work before their constants are bound. Work is
+  // linear in the graph's steps. Only the tier is returned (`webnn
+  // estimate` shows the milliseconds for diagnostics). Errors: TypeError
+  // for an input descriptor that names no input, has another data type, or
+  // a shape the graph does not admit, or a dynamic input without one;
+  // InvalidStateError for a destroyed graph.
+  MLQoSReport estimateQoS(const MLGraph& graph, const MLQoSOptions& options = {});
+  bool meetsRequirement(const MLGraph& graph, MLPerformanceTier requiredTier, const MLQoSOptions& options = {});
+  MLQoSMonitor createQoSMonitor(const MLGraph& graph, MLPerformanceTier requiredTier,
+                                const MLQoSOptions& options = {});
 
   explicit MLContext(std::shared_ptr<internal::ContextImpl> impl) : impl_(std::move(impl)) {}
   const std::shared_ptr<internal::ContextImpl>& impl() const { return impl_; }

@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "api/impl.h"
+#include "qos/profile_file.h"
 #include "scheduler/device_choice.h"
 #include "scheduler/thread_pool.h"
 #include "core/strings.h"
@@ -38,6 +39,19 @@ ContextImpl::ContextImpl(const MLContextOptions& options, std::shared_ptr<ops::D
     limits_[static_cast<int>(op)] = std::move(lim);
   }
   io_types_ = core::kAnyType;
+}
+
+qos::ContextModel& ContextImpl::qos_model() {
+  // Made on first use: sizing it asks the process's pool for its threads,
+  // which starts the pool (too early for scheduler::SetCpuThreadCount if
+  // done when a context is created).
+  std::call_once(qos_once_, [&] {
+    const size_t pool = scheduler::CpuThreadCount();
+    const size_t threads = options_.numThreads ? std::min<size_t>(options_.numThreads, pool) : pool;
+    qos_model_ = std::make_unique<qos::ContextModel>(
+        std::string(device_->name()), qos::MachineKey(device_->description()), static_cast<unsigned>(threads));
+  });
+  return *qos_model_;
 }
 
 bool ContextImpl::is_lost() const {

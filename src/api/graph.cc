@@ -258,7 +258,8 @@ void Dispatch(const std::shared_ptr<ContextImpl>& impl, const MLGraph& graph, co
   for (const auto& [name, tensor] : inputs) input_buffers[name] = tensor.impl()->buffer;
   for (const auto& [name, tensor] : outputs) output_buffers[name] = tensor.impl()->buffer;
   scheduler::RunBinding run = graph::BindRun(g, input_buffers, output_buffers, operand_shapes);
-  run.profile = options.profile;
+  const bool warm_profiling = impl->options().qosWarmProfiling;
+  run.profile = options.profile || warm_profiling;
   if (!unrounded.empty()) {
     run.unrounded.assign(g.executable->program().values.size(), nullptr);
     for (const auto& [name, values] : unrounded) {
@@ -276,9 +277,19 @@ void Dispatch(const std::shared_ptr<ContextImpl>& impl, const MLGraph& graph, co
   std::weak_ptr<ContextImpl> context = impl;
   auto job = std::make_shared<scheduler::Job>(
       [executable = g.executable, run, ledger = impl->ledger(), device = impl->device_ptr(),
-       context](core::ParallelFor& parallel) {
+       context, warm_profiling](core::ParallelFor& parallel) {
+        // Monitors see the load drop once this run ends, however it ends.
+        struct LoadDrop {
+          const std::weak_ptr<ContextImpl>& context;
+          ~LoadDrop() {
+            if (auto c = context.lock()) c->LoadChanged(1);
+          }
+        } load_drop{context};
         try {
           scheduler::Run(*executable, run, parallel, ledger);
+          if (warm_profiling)
+            if (auto c = context.lock())
+              c->qos_model().Observe(executable->program(), run.shapes, executable->last_profile().step_ms);
         } catch (const OperationError& e) {
           // A device that failed for good (VK_ERROR_DEVICE_LOST) loses the
           // context: its graphs and tensors are destroyed and later calls see
@@ -315,6 +326,9 @@ void Dispatch(const std::shared_ptr<ContextImpl>& impl, const MLGraph& graph, co
                                                                                                    : "throughput",
              " queue", options.deadline ? StrCat(", deadline in ", options.deadline->count(), " us") : "",
              options.profile ? ", profiled" : "");
+  // QoS monitors' callbacks may dispatch: not under the timeline's lock.
+  lock.unlock();
+  impl->LoadChanged();
 }
 
 }  // namespace internal

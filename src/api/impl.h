@@ -16,6 +16,7 @@
 #include "memory/staging_gate.h"
 #include "ops/device.h"
 #include "ops/schema.h"
+#include "qos/context_model.h"
 #include "scheduler/cpu_threads.h"
 #include "scheduler/executable.h"
 #include "webnn/webnn.h"
@@ -24,6 +25,7 @@ namespace webnn::internal {
 
 class GraphImpl;
 class TensorImpl;
+class QoSMonitorImpl;
 
 class ContextImpl : public std::enable_shared_from_this<ContextImpl> {
  public:
@@ -65,6 +67,13 @@ class ContextImpl : public std::enable_shared_from_this<ContextImpl> {
   // The queue of a dispatch: its own hint, else the graph's, else the context's.
   scheduler::Priority PriorityFor(std::optional<MLLatencyHint> dispatch, std::optional<MLLatencyHint> graph) const;
 
+  // DAOP: the context's cost model (api/qos.cc), and its QoS monitors, told
+  // when the load changes (a dispatch queued or finished).
+  qos::ContextModel& qos_model();
+  void AddQoSMonitor(std::weak_ptr<QoSMonitorImpl> monitor);
+  // `finishing`: jobs counted in flight that are ending (the caller's own).
+  void LoadChanged(size_t finishing = 0);
+
  private:
   MLContextOptions options_;
   core::Logger logger_;
@@ -81,6 +90,9 @@ class ContextImpl : public std::enable_shared_from_this<ContextImpl> {
   std::vector<std::weak_ptr<GraphImpl>> graphs_;
   std::vector<std::weak_ptr<TensorImpl>> tensors_;
   std::vector<scheduler::JobPtr> in_flight_;  // guarded by mutex_
+  std::once_flag qos_once_;
+  std::unique_ptr<qos::ContextModel> qos_model_;
+  std::vector<std::weak_ptr<QoSMonitorImpl>> qos_monitors_;  // guarded by mutex_
   std::mutex timeline_;
 };
 

@@ -67,8 +67,10 @@ class CpuPool {
   }
 
   size_t threads() const { return threads_; }
+  size_t in_flight() const { return in_flight_.load(std::memory_order_relaxed); }
 
   void Submit(const JobPtr& job, const std::vector<JobPtr>& data_from, const std::vector<JobPtr>& after) {
+    in_flight_.fetch_add(1, std::memory_order_relaxed);
     {
       std::lock_guard<std::mutex> lock(mutex_);
       job->seq_ = ++seq_;
@@ -353,6 +355,7 @@ class CpuPool {
         job->error_ = error;
         job->done_.store(true, std::memory_order_release);
       }
+      in_flight_.fetch_sub(1, std::memory_order_relaxed);
       for (auto& [d, data] : dependents) {
         if (data && error && !d->inherited_) d->inherited_ = error;
         if (--d->pending_ == 0) MakeReadyLocked(d);
@@ -408,6 +411,7 @@ class CpuPool {
   }
 
   size_t threads_;
+  std::atomic<size_t> in_flight_{0};  // jobs submitted and not done
   std::mutex mutex_;
   std::condition_variable wake_;  // workers: new jobs or loops (generation_)
   std::condition_variable done_;  // loop owners: a loop finished
@@ -448,6 +452,8 @@ bool SetCpuThreadCount(size_t threads) {
 }
 
 size_t CpuThreadCount() { return Pool().threads(); }
+
+size_t JobsInFlight() { return Pool().in_flight(); }
 
 void Submit(const JobPtr& job, const std::vector<JobPtr>& data_from, const std::vector<JobPtr>& after) {
   Pool().Submit(job, data_from, after);

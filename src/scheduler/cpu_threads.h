@@ -42,6 +42,9 @@ enum class Priority : uint8_t { kLatency = 0, kThroughput = 1 };
 bool SetCpuThreadCount(size_t threads);
 // The pool's threads (starting it if need be).
 size_t CpuThreadCount();
+// Jobs submitted to the pool and not yet done, in the whole process (the
+// load a DAOP QoS monitor weighs its estimate by).
+size_t JobsInFlight();
 
 class Job {
  public:

@@ -15,6 +15,8 @@ int Run(const Args& args);
 int Mix(const Args& args);
 int Oracle(const Args& args);
 int Convert(const Args& args);
+int Calibrate(const Args& args);
+int Estimate(const Args& args);
 int Bench(const Args& args);
 
 // The onnx2webnn converter run as a child process with `args`; its exit status.

@@ -29,6 +29,10 @@ void Usage() {
       "  bench OP --shape D0,D1,... [--const-shape ...] [--arg JSON] [--options JSON] [--device D]\n"
       "                             time one operation at given shapes: median ms, GFLOP/s, GB/s and\n"
       "                             the %% of the machine's measured FMA or bandwidth peak\n"
+      "  calibrate [--device D] [--threads N] [--quick]\n"
+      "                             measure the cost model behind estimateQoS() on this machine\n"
+      "  estimate [--device D] [--dim NAME=SIZE] [--measure N] GRAPH.json\n"
+      "                             DAOP's QoS tier of one dispatch, the estimated ms behind it\n"
       "  help                       this text\n"
       "  --version                  the engine's version\n"
       "\n"
@@ -52,6 +56,8 @@ int main(int argc, char** argv) {
     if (command == "mix") return webnn::cli::Mix(args);
     if (command == "convert") return webnn::cli::Convert(args);
     if (command == "oracle") return webnn::cli::Oracle(args);
+    if (command == "calibrate") return webnn::cli::Calibrate(args);
+    if (command == "estimate") return webnn::cli::Estimate(args);
     if (command == "bench") return webnn::cli::Bench(args);
     if (command == "--version" || command == "version") {
       std::printf("webnn %s\n", webnn::ML::version().c_str());

@@ -1,0 +1,585 @@
+#include "qos/calibrate.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <set>
+
+#include "api/impl.h"
+#include "ops/op_kind.h"
+#include "qos/microbench.h"
+#include "qos/profile_file.h"
+#include "scheduler/cpu_threads.h"
+
+namespace webnn::qos {
+
+namespace {
+
+using ops::OpKind;
+using Dims = std::vector<uint32_t>;
+constexpr MLOperandDataType kF32 = MLOperandDataType::kFloat32;
+constexpr MLOperandDataType kU8 = MLOperandDataType::kUint8;
+constexpr MLOperandDataType kI32 = MLOperandDataType::kInt32;
+
+// A probe's one-op graph under construction. Graph inputs get data at
+// dispatch: floats in [0.5, 1.5) (no NaN from log/sqrt/pow, no subnormals
+// to slow anything down), integers 0 (valid indices for every gather and
+// scatter), so the kernels take their common paths.
+class ProbeGraph {
+ public:
+  explicit ProbeGraph(const MLContext& context) : builder_(context) {}
+  MLGraphBuilder& b() { return builder_; }
+  MLOperand Input(const Dims& shape, MLOperandDataType type = kF32) {
+    const std::string name = "in" + std::to_string(inputs_.size());
+    inputs_.push_back({name, type, shape});
+    return builder_.input(name, {type, {shape.begin(), shape.end()}});
+  }
+  MLOperand Const(const Dims& shape, MLOperandDataType type = kF32) {
+    std::vector<std::byte> bytes = Data(type, shape);
+    return builder_.constant({type, {shape.begin(), shape.end()}}, MLBufferSource(std::span<const std::byte>(bytes)));
+  }
+  struct InputSpec {
+    std::string name;
+    MLOperandDataType type;
+    Dims shape;
+  };
+  const std::vector<InputSpec>& inputs() const { return inputs_; }
+
+  static std::vector<std::byte> Data(MLOperandDataType type, const Dims& shape) {
+    uint64_t n = 1;
+    for (uint32_t d : shape) n *= d;
+    if (type != kF32) return std::vector<std::byte>(n * (type == kI32 ? 4 : 1));
+    std::vector<float> v(n);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> u(0.5f, 1.5f);
+    for (float& x : v) x = u(rng);
+    std::vector<std::byte> bytes(n * 4);
+    std::memcpy(bytes.data(), v.data(), bytes.size());
+    return bytes;
+  }
+
+ private:
+  MLGraphBuilder builder_;
+  std::vector<InputSpec> inputs_;
+};
+
+// Builds the graph of one grid point (coordinates in real units); false when
+// the point is not built (too much work or memory for a probe).
+using BuildFn = std::function<bool(ProbeGraph& g, const std::vector<double>& point, MLOperand& out)>;
+
+struct Probe {
+  std::string cls;
+  std::vector<std::vector<double>> axes;  // real units
+  BuildFn build;
+};
+
+// Limits of one probe: about 10-20 ms of work at our rates, and inputs that
+// stay far from the memory of a small machine.
+constexpr double kMaxFlops = 2.2e9;
+constexpr double kMaxElements = 16.0 * 1024 * 1024;
+
+uint32_t U(double v) { return static_cast<uint32_t>(std::llround(v)); }
+uint32_t Side(double pixels) { return U(std::sqrt(pixels)); }
+
+std::vector<Probe> ComputeProbes() {
+  std::vector<Probe> probes;
+  // Products: M, K, N. The axes avoid powers of two (the peer table's shapes
+  // are held out of the grid); B [K, N] is a constant, as weights are.
+  probes.push_back({"matmul", {{1, 6, 48, 384, 3072}, {24, 96, 384, 1536, 6144}, {24, 96, 384, 1536, 6144}},
+                    [](ProbeGraph& g, const std::vector<double>& p, MLOperand& out) {
+                      if (2 * p[0] * p[1] * p[2] > kMaxFlops || p[1] * p[2] > kMaxElements) return false;
+                      out = g.b().matmul(g.Input({U(p[0]), U(p[1])}), g.Const({U(p[1]), U(p[2])}));
+                      return true;
+                    }});
+  probes.push_back({"matmul.dynamic", {{1, 16, 256, 2048}, {16, 64, 256, 1024}, {16, 256, 2048}},
+                    [](ProbeGraph& g, const std::vector<double>& p, MLOperand& out) {
+                      if (2 * p[0] * p[1] * p[2] > kMaxFlops) return false;
+                      out = g.b().matmul(g.Input({U(p[0]), U(p[1])}), g.Input({U(p[1]), U(p[2])}));
+                      return true;
+                    }});
+  // conv2d, with a bias as the converted models have: C/groups, OC/groups, taps, output pixels.
+  auto conv = [](bool strided) {
+    return [strided](ProbeGraph& g, const std::vector<double>& p, MLOperand& out) {
+      const uint32_t cin = U(p[0]), cout = U(p[1]), k = Side(p[2]), side = Side(p[3]);
+      const uint32_t in_side = strided ? 2 * side : side;
+      if (2 * p[0] * p[1] * p[2] * p[3] > kMaxFlops || double(cin) * in_side * in_side > kMaxElements) return false;
+      MLConv2dOptions o;
+      o.padding = Dims{(k - 1) / 2, k / 2, (k - 1) / 2, k / 2};
+      if (strided) o.strides = Dims{2, 2};
+      o.bias = g.Const({cout});
+      out = g.b().conv2d(g.Input({1, cin, in_side, in_side}), g.Const({cout, cin, k, k}), o);
+      return true;
+    };
+  };
+  probes.push_back({"conv2d", {{3, 8, 32, 128, 512}, {8, 32, 128, 512}, {1, 9, 25}, {64, 1024, 16384}}, conv(false)});
+  probes.push_back({"conv2d.strided", {{3, 16, 64, 256}, {16, 64, 256}, {9}, {64, 1024, 16384}}, conv(true)});
+  auto depthwise = [](bool strided) {
+    return [strided](ProbeGraph& g, const std::vector<double>& p, MLOperand& out) {
+      const uint32_t c = U(p[0]), k = Side(p[1]), side = Side(p[2]);
+      const uint32_t in_side = strided ? 2 * side : side;
+      if (double(c) * in_side * in_side > kMaxElements) return false;
+      MLConv2dOptions o;
+      o.padding = Dims{(k - 1) / 2, k / 2, (k - 1) / 2, k / 2};
+      if (strided) o.strides = Dims{2, 2};
+      o.groups = c;
+      o.bias = g.Const({c});
+      out = g.b().conv2d(g.Input({1, c, in_side, in_side}), g.Const({c, 1, k, k}), o);
+      return true;
+    };
+  };
+  probes.push_back({"conv2d.depthwise", {{8, 32, 128, 512}, {9, 25}, {64, 1024, 16384, 65536}}, depthwise(false)});
+  probes.push_back({"conv2d.depthwise.strided", {{8, 32, 128, 512}, {9, 25}, {64, 1024, 16384}}, depthwise(true)});
+  // convTranspose2d: 2x2 stride 2 (the upsampling of detection heads), or 3x3 stride 1.
+  probes.push_back({"convTranspose2d", {{8, 64, 256}, {8, 64, 256}, {4, 9}, {64, 1024, 16384}},
+                    [](ProbeGraph& g, const std::vector<double>& p, MLOperand& out) {
+                      const uint32_t cin = U(p[0]), cout = U(p[1]), k = Side(p[2]), side = Side(p[3]);
+                      if (2 * p[0] * p[1] * p[2] * p[3] > kMaxFlops) return false;
+                      MLConvTranspose2dOptions o;
+                      if (k == 2) o.strides = Dims{2, 2};
+                      else o.padding = Dims{1, 1, 1, 1};
+                      out = g.b().convTranspose2d(g.Input({1, cin, side, side}), g.Const({cin, cout, k, k}), o);
+                      return true;
+                    }});
+  // Pools: 2x2 stride 2, 3x3 stride 1, or global over 32x32; output elements.
+  for (const char* op : {"averagePool2d", "maxPool2d", "l2Pool2d"}) {
+    const std::string name = op;
+    probes.push_back({name, {{4, 9, 1024}, {256, 4096, 262144}},
+                      [name](ProbeGraph& g, const std::vector<double>& p, MLOperand& out) {
+                        const uint32_t window = U(p[0]), outputs = U(p[1]);
+                        MLPool2dOptions o;
+                        Dims in;
+                        if (window == 1024) {
+                          in = {1, outputs, 32, 32};
+                        } else {
+                          in = {1, std::max(outputs / 256, 1u), window == 4 ? 32u : 16u, window == 4 ? 32u : 16u};
+                          o.windowDimensions = window == 4 ? Dims{2, 2} : Dims{3, 3};
+                          if (window == 4) o.strides = Dims{2, 2};
+                          else o.padding = Dims{1, 1, 1, 1};
+                        }
+                        if (double(in[1]) * in[2] * in[3] > kMaxElements) return false;
+                        MLOperand x = g.Input(in);
+                        out = name == "averagePool2d" ? g.b().averagePool2d(x, o)
+                              : name == "maxPool2d"   ? g.b().maxPool2d(x, o)
+                                                      : g.b().l2Pool2d(x, o);
+                        return true;
+                      }});
+  }
+  // Recurrent networks: hidden size, batch; 8 steps, input size = hidden size.
+  for (const bool gru : {true, false}) {
+    probes.push_back({gru ? "gru" : "lstm", {{16, 64, 256}, {1, 16}},
+                      [gru](ProbeGraph& g, const std::vector<double>& p, MLOperand& out) {
+                        const uint32_t h = U(p[0]), batch = U(p[1]), gates = gru ? 3 : 4;
+                        MLOperand x = g.Input({8, batch, h});
+                        MLOperand w = g.Const({1, gates * h, h}), r = g.Const({1, gates * h, h});
+                        out = gru ? g.b().gru(x, w, r, 8, h)[0] : g.b().lstm(x, w, r, 8, h)[0];
+                        return true;
+                      }});
+  }
+  return probes;
+}
+
+// An op measured by its bytes: its graph with `n` elements in its largest
+// operand (`r`: the length a reduction reduces over). Null for ops calibrated
+// by another class.
+MLOperand BuildBytesOp(ProbeGraph& g, OpKind op, uint32_t n, uint32_t r) {
+  MLGraphBuilder& b = g.b();
+  const uint32_t rows = n / 256;
+  auto x = [&] { return g.Input({n}); };
+  auto x2 = [&] { return g.Input({rows, 256}); };
+  switch (op) {
+#define BINARY(name) \
+  case OpKind::name: return b.name(x(), x());
+    BINARY(add) BINARY(sub) BINARY(mul) BINARY(div) BINARY(max) BINARY(min) BINARY(pow) BINARY(equal)
+    BINARY(notEqual) BINARY(greater) BINARY(greaterOrEqual) BINARY(lesser) BINARY(lesserOrEqual)
+#undef BINARY
+    case OpKind::logicalAnd: return b.logicalAnd(g.Input({n}, kU8), g.Input({n}, kU8));
+    case OpKind::logicalOr: return b.logicalOr(g.Input({n}, kU8), g.Input({n}, kU8));
+    case OpKind::logicalXor: return b.logicalXor(g.Input({n}, kU8), g.Input({n}, kU8));
+    case OpKind::logicalNot: return b.logicalNot(g.Input({n}, kU8));
+#define UNARY(name) \
+  case OpKind::name: return b.name(x());
+    UNARY(isNaN) UNARY(isInfinite) UNARY(abs) UNARY(ceil) UNARY(cos) UNARY(erf) UNARY(exp) UNARY(floor)
+    UNARY(identity) UNARY(log) UNARY(neg) UNARY(reciprocal) UNARY(roundEven) UNARY(sin) UNARY(sign) UNARY(sqrt)
+    UNARY(tan) UNARY(elu) UNARY(gelu) UNARY(hardSigmoid) UNARY(hardSwish) UNARY(leakyRelu) UNARY(linear)
+    UNARY(relu) UNARY(sigmoid) UNARY(softplus) UNARY(softsign) UNARY(tanh)
+#undef UNARY
+    case OpKind::clamp: {
+      MLClampOptions o;
+      o.minValue = 0.6;
+      o.maxValue = 1.2;
+      return b.clamp(x(), o);
+    }
+    case OpKind::cast: return b.cast(x(), MLOperandDataType::kFloat16);
+    case OpKind::prelu: return b.prelu(x2(), g.Const({256}));
+    case OpKind::softmax: return b.softmax(x2(), 1);
+    case OpKind::argMin: return b.argMin(x2(), 1);
+    case OpKind::argMax: return b.argMax(x2(), 1);
+    case OpKind::cumulativeSum: return b.cumulativeSum(x2(), 1);
+    case OpKind::concat: return b.concat({g.Input({n / 512, 256}), g.Input({n / 512, 256})}, 1);
+    case OpKind::split: return b.split(g.Input({n / 512, 512}), 2u, {.axis = 1})[0];
+    case OpKind::slice: return b.slice(g.Input({n / 512, 512}), {0, 128}, {n / 512, 256});
+    case OpKind::transpose: return b.transpose(g.Input({1, 64, n / 64}), {.permutation = Dims{0, 2, 1}});
+    case OpKind::reshape: return b.reshape(x(), {n / 16, 16});
+    case OpKind::expand: return b.expand(g.Input({1, 256}), {rows, 256});
+    case OpKind::tile: return b.tile(g.Input({n / 512, 256}), {1, 2});
+    case OpKind::pad: {
+      const uint32_t side = Side(n / 16.0);  // the output is [1, 16, side, side]
+      return b.pad(g.Input({1, 16, side - 2, side - 2}), {0, 0, 1, 1}, {0, 0, 1, 1});
+    }
+    case OpKind::reverse: return b.reverse(x2(), {.axes = Dims{1}});
+    case OpKind::gather: return b.gather(x2(), g.Input({rows / 2}, kI32));
+    case OpKind::gatherElements: return b.gatherElements(x2(), g.Input({rows, 256}, kI32));
+    case OpKind::gatherND: return b.gatherND(x2(), g.Input({rows / 2, 1}, kI32));
+    case OpKind::scatterElements: return b.scatterElements(x2(), g.Input({rows, 256}, kI32), x2());
+    case OpKind::scatterND: return b.scatterND(x2(), g.Input({rows / 2, 1}, kI32), g.Input({rows / 2, 256}));
+    case OpKind::where: return b.where(g.Input({n}, kU8), x(), x());
+    case OpKind::triangular: return b.triangular(x2());
+    case OpKind::resample2d: {
+      const uint32_t side = Side(n / 64.0);  // the output is [1, 16, 2 side, 2 side]
+      MLResample2dOptions o;
+      o.scales = std::vector<float>{2, 2};
+      return b.resample2d(g.Input({1, 16, side, side}), o);
+    }
+    case OpKind::quantizeLinear: return b.quantizeLinear(x2(), g.Const({1, 1}), g.Const({1, 1}, kU8));
+    case OpKind::dequantizeLinear: return b.dequantizeLinear(g.Input({rows, 256}, kU8), g.Const({1, 1}), g.Const({1, 1}, kU8));
+    case OpKind::batchNormalization:
+      return b.batchNormalization(g.Input({1, 64, n / 64}), g.Const({64}), g.Const({64}));
+    case OpKind::instanceNormalization: {
+      const uint32_t side = Side(n / 64.0);
+      return b.instanceNormalization(g.Input({1, 64, side, side}));
+    }
+    case OpKind::layerNormalization: {
+      MLLayerNormalizationOptions o;
+      o.axes = Dims{1};
+      o.scale = g.Const({256});
+      o.bias = g.Const({256});
+      return b.layerNormalization(x2(), o);
+    }
+#define REDUCE(name) \
+  case OpKind::name: return b.name(g.Input({n / r, r}), {.axes = Dims{1}});
+    REDUCE(reduceL1) REDUCE(reduceL2) REDUCE(reduceLogSum) REDUCE(reduceLogSumExp) REDUCE(reduceMax)
+    REDUCE(reduceMean) REDUCE(reduceMin) REDUCE(reduceProduct) REDUCE(reduceSum) REDUCE(reduceSumSquare)
+#undef REDUCE
+    default: return {};
+  }
+}
+
+bool IsReduction(OpKind op) {
+  switch (op) {
+    case OpKind::reduceL1: case OpKind::reduceL2: case OpKind::reduceLogSum: case OpKind::reduceLogSumExp:
+    case OpKind::reduceMax: case OpKind::reduceMean: case OpKind::reduceMin: case OpKind::reduceProduct:
+    case OpKind::reduceSum: case OpKind::reduceSumSquare:
+      return true;
+    default: return false;
+  }
+}
+
+// The WebNN ops measured in another op's class.
+std::string SharedClass(OpKind op) {
+  switch (op) {
+    case OpKind::matmul: case OpKind::gemm: return "matmul";
+    case OpKind::conv2d: return "conv2d";
+    case OpKind::convTranspose2d: return "convTranspose2d";
+    case OpKind::averagePool2d: return "averagePool2d";
+    case OpKind::maxPool2d: return "maxPool2d";
+    case OpKind::l2Pool2d: return "l2Pool2d";
+    case OpKind::gru: case OpKind::gruCell: return "gru";
+    case OpKind::lstm: case OpKind::lstmCell: return "lstm";
+    default: return "";
+  }
+}
+
+std::vector<Probe> BytesProbes() {
+  std::vector<Probe> probes;
+  const std::vector<double> sizes = {4096, 65536, 1048576, 4194304};
+  for (OpKind op : ops::kAllOps) {
+    if (!SharedClass(op).empty()) continue;
+    const bool reduction = IsReduction(op);
+    Probe p{"bytes." + std::string(ops::OpName(op)), {sizes}, nullptr};
+    if (reduction) p.axes.push_back({16, 256, 4096});
+    p.build = [op, reduction](ProbeGraph& g, const std::vector<double>& point, MLOperand& out) {
+      out = BuildBytesOp(g, op, U(point[0]), reduction ? U(point[1]) : 1);
+      return !out.isNull();
+    };
+    probes.push_back(std::move(p));
+  }
+  // Fused element-wise chains (the fusion pass makes them from unary chains):
+  // elements, chain length.
+  probes.push_back({"bytes.fusedElementwise", {sizes, {2, 4, 8}},
+                    [](ProbeGraph& g, const std::vector<double>& p, MLOperand& out) {
+                      out = g.Input({U(p[0])});
+                      for (uint32_t i = 0; i < U(p[1]); ++i) out = i % 2 ? g.b().relu(out) : g.b().sigmoid(out);
+                      return true;
+                    }});
+  return probes;
+}
+
+// One probe graph built on the context, with its tensors, and the sum of the
+// profiled times of its steps in the probed class.
+class ProbeRun {
+ public:
+  ProbeRun(MLContext& context, ProbeGraph& g, const MLOperand& out, const std::string& cls) : context_(context) {
+    graph_ = g.b().build({{"out", out}});
+    for (const auto& in : g.inputs()) {
+      MLTensor t = context.createTensor({in.type, in.shape, false, true});
+      context.writeTensor(t, MLBufferSource(std::span<const std::byte>(ProbeGraph::Data(in.type, in.shape))));
+      inputs_[in.name] = t;
+    }
+    const MLOperandDescriptor od = graph_.outputDescriptors().at("out");
+    Dims shape;
+    for (const auto& d : od.shape) shape.push_back(d.size());
+    outputs_["out"] = context.createTensor({od.dataType, shape, true, false});
+    const auto& exe = *static_cast<internal::GraphImpl&>(*graph_.impl()).executable;
+    Run();  // the shapes of the program's values, from a profiled run
+    const auto profile = exe.last_profile();
+    for (size_t s = 0; s < exe.program().steps.size(); ++s) {
+      StepKey k = KeyOf(exe.program(), exe.program().steps[s], profile.shapes);
+      if (k.cls != cls) continue;
+      steps_.push_back(s);
+      work_ += k.work;
+      if (x_.empty()) x_ = k.x;
+    }
+  }
+  ~ProbeRun() { graph_.destroy(); }
+  // Milliseconds of the probed steps in one dispatch.
+  double Run() {
+    MLDispatchOptions o;
+    o.profile = true;
+    context_.dispatch(graph_, inputs_, outputs_, o);
+    context_.finish();
+    const auto& exe = *static_cast<internal::GraphImpl&>(*graph_.impl()).executable;
+    const auto profile = exe.last_profile();
+    double ms = 0;
+    for (size_t s : steps_) ms += profile.step_ms[s];
+    return ms;
+  }
+  // The whole dispatch, by wall clock.
+  void Dispatch() {
+    context_.dispatch(graph_, inputs_, outputs_);
+    context_.finish();
+  }
+  bool found() const { return !steps_.empty() && work_ > 0; }
+  double work() const { return work_; }
+  const std::vector<double>& x() const { return x_; }
+
+ private:
+  MLContext& context_;
+  MLGraph graph_;
+  MLNamedTensors inputs_, outputs_;
+  std::vector<size_t> steps_;
+  double work_ = 0;
+  std::vector<double> x_;
+};
+
+// Points of a grid that were not measured (too much work or memory for a
+// probe) take the value of the nearest measured point that is no larger on
+// any axis (work grows along every axis, and rates level off with size), or
+// failing that of the nearest measured point.
+void FillUnmeasured(Grid& grid) {
+  const size_t d = grid.axes.size(), n = grid.ln_ns.size();
+  auto index_of = [&](size_t flat) {
+    std::vector<size_t> idx(d);
+    for (size_t i = d; i-- > 0;) {
+      idx[i] = flat % grid.axes[i].size();
+      flat /= grid.axes[i].size();
+    }
+    return idx;
+  };
+  const std::vector<double> before = grid.ln_ns;
+  for (size_t p = 0; p < n; ++p) {
+    if (!std::isnan(before[p])) continue;
+    const auto a = index_of(p);
+    size_t best = SIZE_MAX, best_dominated = SIZE_MAX;
+    for (size_t q = 0; q < n; ++q) {
+      if (std::isnan(before[q])) continue;
+      const auto b = index_of(q);
+      size_t distance = 0;
+      bool dominated = true;
+      for (size_t i = 0; i < d; ++i) {
+        distance += a[i] > b[i] ? a[i] - b[i] : b[i] - a[i];
+        dominated = dominated && b[i] <= a[i];
+      }
+      if (dominated && distance < best_dominated) {
+        best_dominated = distance;
+        grid.ln_ns[p] = before[q];
+      } else if (best_dominated == SIZE_MAX && distance < best) {
+        best = distance;
+        grid.ln_ns[p] = before[q];
+      }
+    }
+  }
+}
+
+std::pair<double, double> FitLogLine(const std::vector<std::pair<double, double>>& points) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  const double n = static_cast<double>(points.size());
+  for (const auto& [x, y] : points) {
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    sxy += x * y;
+  }
+  const double den = n * sxx - sx * sx;
+  const double c1 = den != 0 ? (n * sxy - sx * sy) / den : 0;
+  return {(sy - c1 * sx) / n, c1};
+}
+
+bool Wanted(const CalibrationOptions& options, const std::string& cls) {
+  if (options.only.empty()) return true;
+  for (const std::string& prefix : options.only)
+    if (cls.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+std::string ProbedClassOf(const std::string& op) {
+  const std::optional<OpKind> kind = ops::ParseOpKind(op);
+  if (!kind) return "";
+  const std::string shared = SharedClass(*kind);
+  if (!shared.empty()) return shared;
+  // Build the smallest bytes probe on the reference device to see that one exists.
+  static const MLContext context = ML::createContext({.device = MLDeviceType::kReference});
+  ProbeGraph g(context);
+  return !BuildBytesOp(g, *kind, 4096, 16).isNull() ? "bytes." + op : "";
+}
+
+Profile Calibrate(const CalibrationOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  MLContextOptions co;
+  co.device = options.device;
+  co.numThreads = options.threads;
+  MLContext context = ML::createContext(co);
+  const std::string device = context.deviceName();
+  // The description a context's model matches its profile by (api/context.cc).
+  const std::string machine = MachineKey(context.impl()->device().description());
+  const unsigned threads = options.threads ? options.threads : static_cast<unsigned>(scheduler::CpuThreadCount());
+  Profile profile = DefaultProfile(device, machine, threads);
+  profile.engine_version = ML::version();
+  profile.calibrated = true;
+  profile.step_ms = 0;  // the grids' smallest points carry each step's overhead
+
+  TimingOptions timing;
+  timing.threads = 0;  // a step's threads are not busy all the time (small steps); no CPU-time check
+  timing.min_seconds = options.quick ? 0.002 : 0.01;
+  timing.min_samples = options.quick ? 2 : 3;
+  timing.max_samples = options.quick ? 3 : 15;
+  timing.max_seconds = options.quick ? 0.1 : 0.3;
+
+  std::vector<Probe> probes = ComputeProbes();
+  for (Probe& p : BytesProbes()) probes.push_back(std::move(p));
+  std::erase_if(probes, [&](const Probe& p) { return !Wanted(options, p.cls); });
+  if (options.quick)
+    for (Probe& p : probes)
+      for (auto& axis : p.axes)
+        if (axis.size() > 2) axis = {axis.front(), axis.back()};
+  size_t total = 0, done = 0;
+  for (const Probe& p : probes) {
+    size_t n = 1;
+    for (const auto& axis : p.axes) n *= axis.size();
+    total += n;
+  }
+  total += 1 + 42;  // the dispatch overhead, the polyfill's points
+
+  for (const Probe& probe : probes) {
+    Grid grid;
+    for (const auto& axis : probe.axes) {
+      std::vector<double> a;
+      for (double v : axis) a.push_back(std::log2(v));
+      grid.axes.push_back(a);
+    }
+    grid.ln_ns.assign(grid.points(), std::numeric_limits<double>::quiet_NaN());
+    bool any = false;
+    for (size_t flat = 0; flat < grid.points(); ++flat) {
+      std::vector<double> point(probe.axes.size());
+      for (size_t i = probe.axes.size(), rest = flat; i-- > 0;) {
+        point[i] = probe.axes[i][rest % probe.axes[i].size()];
+        rest /= probe.axes[i].size();
+      }
+      try {
+        ProbeGraph g(context);
+        MLOperand out;
+        if (probe.build(g, point, out)) {
+          ProbeRun run(context, g, out, probe.cls);
+          if (run.found()) {
+            const Timing t = Measure([&] { return run.Run(); }, timing);
+            grid.ln_ns[flat] = std::log(std::max(t.median_ms, 1e-6) * 1e6 / run.work());
+            any = true;
+          }
+        }
+      } catch (const MLException& e) {
+        // A probe the device does not run (a data type it lacks): the class
+        // keeps the default's rate.
+        std::fprintf(stderr, "webnn calibrate: %s: %s: %s\n", probe.cls.c_str(), e.name(), e.what());
+      }
+      if (options.progress) options.progress(++done, total, probe.cls);
+    }
+    if (!any) continue;
+    FillUnmeasured(grid);
+    profile.grids[probe.cls] = std::move(grid);
+  }
+  // The generic byte rate, for ops without a class of their own: add's.
+  if (profile.grids.count("bytes.add")) profile.grids["bytes"] = profile.grids["bytes.add"];
+
+  // A dispatch's cost beyond its steps: a one-element add, by wall clock
+  // against its step's time.
+  {
+    ProbeGraph g(context);
+    MLOperand out = g.b().add(g.Input({1}), g.Input({1}));
+    ProbeRun run(context, g, out, "bytes.add");
+    const Sample candidates[] = {[&] {
+                                   run.Dispatch();
+                                   return std::numeric_limits<double>::quiet_NaN();
+                                 },
+                                 [&] { return run.Run(); }};
+    TimingOptions t = timing;
+    t.min_samples = 20;
+    t.max_samples = 200;
+    const std::vector<Timing> r = MeasureInterleaved(candidates, t);
+    profile.dispatch_ms = std::max(0.0, r[0].median_ms - r[1].median_ms);
+    if (options.progress) options.progress(++done, total, "dispatch");
+  }
+
+  // The DAOP polyfill's baseline: 7 ops at 6 sizes, one log-log line each
+  // over the first input's elements (its time: the op's step).
+  for (const char* op : {"conv2d", "add", "mul", "relu", "sigmoid", "clamp", "averagePool2d"}) {
+    std::vector<std::pair<double, double>> points;
+    for (int i = 0; i < 6; ++i) {
+      const uint32_t side = 4u << i;  // conv2d and pool inputs [1, 16, side, side]
+      const uint32_t n = 1024u << (2 * i);
+      ProbeGraph g(context);
+      const std::string name = op;
+      MLOperand out;
+      double elements = n;
+      if (name == "conv2d" || name == "averagePool2d") {
+        MLOperand x = g.Input({1, 16, side, side});
+        elements = 16.0 * side * side;
+        if (name == "conv2d") {
+          MLConv2dOptions o;
+          o.padding = Dims{1, 1, 1, 1};
+          out = g.b().conv2d(x, g.Const({16, 16, 3, 3}), o);
+        } else {
+          MLPool2dOptions o;
+          o.windowDimensions = Dims{3, 3};
+          o.padding = Dims{1, 1, 1, 1};
+          out = g.b().averagePool2d(x, o);
+        }
+      } else {
+        out = BuildBytesOp(g, *ops::ParseOpKind(name), n, 1);
+      }
+      ProbeRun run(context, g, out, name == "conv2d" ? "conv2d" : name == "averagePool2d" ? "averagePool2d" : "bytes." + name);
+      const Timing t = Measure([&] { return run.Run(); }, timing);
+      points.push_back({std::log(elements), std::log(std::max(t.median_ms, 1e-6))});
+      if (options.progress) options.progress(++done, total, std::string("polyfill ") + op);
+    }
+    profile.polyfill_lines[op] = FitLogLine(points);
+  }
+  profile.calibration_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return profile;
+}
+
+}  // namespace webnn::qos

@@ -1,0 +1,310 @@
+// DAOP (issue 11): the cost model's interpolation and step keys, calibration
+// coverage of every op, profiles on disk, and estimateQoS / meetsRequirement
+// / createQoSMonitor / warm profiling through the public API, on the device
+// under test. No test asserts a speed: estimates are checked against the
+// model's own arithmetic, against each other, or against what was measured.
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "api/impl.h"
+#include "api/qos.h"
+#include "ops/op_kind.h"
+#include "qos/calibrate.h"
+#include "qos/cost_model.h"
+#include "qos/profile_file.h"
+#include "test_util.h"
+#include "webnn/webnn.h"
+
+using namespace webnn;
+using namespace webnn::test;
+
+namespace {
+
+constexpr MLOperandDataType F32 = MLOperandDataType::kFloat32;
+
+// Points the profile directory at an empty temporary one while it lives, so
+// contexts use the built-in default (or what the test stores there), not a
+// profile calibrated on this machine.
+class ScopedProfileDirectory {
+ public:
+  ScopedProfileDirectory() {
+    path_ = std::filesystem::temp_directory_path() / ("webnn-qos-test-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+    if (const char* old = std::getenv("WEBNN_QOS_DIR")) saved_ = old;
+    ::setenv("WEBNN_QOS_DIR", path_.c_str(), 1);
+  }
+  ~ScopedProfileDirectory() {
+    if (saved_) ::setenv("WEBNN_QOS_DIR", saved_->c_str(), 1);
+    else ::unsetenv("WEBNN_QOS_DIR");
+    std::filesystem::remove_all(path_);
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+  std::optional<std::string> saved_;
+};
+
+MLBufferSource Fill(std::vector<float>& keep, size_t n, float v = 0.5f) {
+  keep.assign(n, v);
+  return MLBufferSource(std::span<const float>(keep));
+}
+
+// matmul [m, k] x constant [k, n]: one step of 2 m k n flops.
+MLGraph MatmulGraph(MLContext& ctx, uint32_t m, uint32_t k, uint32_t n, std::vector<float>& keep) {
+  MLGraphBuilder b(ctx);
+  MLOperand x = b.input("x", {F32, {m, k}});
+  MLOperand w = b.constant({F32, {k, n}}, Fill(keep, size_t{k} * n));
+  return b.build({{"y", b.matmul(x, w)}});
+}
+
+const scheduler::Executable& ExecutableOf(const MLGraph& g) { return *g.impl()->executable; }
+
+}  // namespace
+
+TEST_CASE("qos grid: multilinear in log space, clamped, unmeasured corners skipped", "[qos]") {
+  qos::Grid g;
+  g.axes = {{0, 1, 2}, {0, 4}};
+  // ln_ns = 3 a + 0.5 b: multilinear interpolation reproduces it exactly.
+  for (double a : g.axes[0])
+    for (double b : g.axes[1]) g.ln_ns.push_back(3 * a + 0.5 * b);
+  CHECK(g.Interpolate(std::vector<double>{0.5, 1.0}) == Approx(1.5 + 0.5));
+  CHECK(g.Interpolate(std::vector<double>{1.75, 3.0}) == Approx(5.25 + 1.5));
+  // Beyond the axes the rate stays that of the edge.
+  CHECK(g.Interpolate(std::vector<double>{9, 9}) == Approx(6 + 2));
+  CHECK(g.Interpolate(std::vector<double>{-5, -5}) == Approx(0));
+  // An unmeasured corner gives its weight to the others.
+  g.ln_ns[1] = std::numeric_limits<double>::quiet_NaN();  // (a=0, b=4)
+  CHECK(g.Interpolate(std::vector<double>{0.5, 4}) == Approx(3 + 2));  // (1, 4) alone
+  CHECK(std::isnan(g.Interpolate(std::vector<double>{0, 4})));         // nothing measured there: the caller falls back
+}
+
+TEST_CASE("qos: every WebNN op has a calibration probe", "[qos]") {
+  for (ops::OpKind op : ops::kAllOps) {
+    INFO(ops::OpName(op));
+    CHECK_FALSE(qos::ProbedClassOf(std::string(ops::OpName(op))).empty());
+  }
+  CHECK(qos::ProbedClassOf("noSuchOp").empty());
+}
+
+TEST_CASE("qos keys: products, convolutions and bytes on the compiled program", "[qos][device]") {
+  MLContext ctx = ML::createContext({.device = DeviceUnderTest()});
+  MLGraphBuilder b(ctx);
+  std::vector<float> w1, w2, w3;
+  MLOperand x = b.input("x", {F32, {1, 8, 20, 20}});
+  MLConv2dOptions dw;
+  dw.groups = 8;
+  dw.padding = std::vector<uint32_t>{1, 1, 1, 1};
+  MLOperand y = b.conv2d(x, b.constant({F32, {8, 1, 3, 3}}, Fill(w1, 72)), dw);
+  MLConv2dOptions s2;
+  s2.strides = std::vector<uint32_t>{2, 2};
+  MLOperand z = b.conv2d(y, b.constant({F32, {16, 8, 2, 2}}, Fill(w2, 16 * 8 * 4)), s2);  // [1,16,10,10]
+  MLOperand m = b.matmul(b.reshape(z, {16, 100}), b.constant({F32, {100, 6}}, Fill(w3, 600)));
+  MLOperand r = b.reduceSum(m, {.axes = std::vector<uint32_t>{1}});
+  MLGraph g = b.build({{"r", r}});
+  const scheduler::Executable& e = ExecutableOf(g);
+  std::vector<std::vector<uint32_t>> shapes(e.program().values.size());
+  for (size_t v = 0; v < shapes.size(); ++v) shapes[v] = core::Sizes(e.program().values[v].desc.shape);
+  std::map<std::string, qos::StepKey> keys;
+  for (const ops::ProgramStep& step : e.program().steps)
+    keys[std::string(ops::OpName(step.op))] = qos::KeyOf(e.program(), step, shapes);
+  if (keys.count("conv2d")) {  // the last conv2d seen: the strided one
+    CHECK(keys["conv2d"].cls == "conv2d.strided");
+    CHECK(keys["conv2d"].x == std::vector<double>{3, 4, 2, std::log2(100.0)});
+    CHECK(keys["conv2d"].work == 2.0 * 100 * 16 * 8 * 4);
+  }
+  REQUIRE(keys.count("matmul"));
+  CHECK(keys["matmul"].cls == "matmul");
+  CHECK(keys["matmul"].x == std::vector<double>{4, std::log2(100.0), std::log2(6.0)});
+  CHECK(keys["matmul"].work == 2.0 * 16 * 100 * 6);
+  REQUIRE(keys.count("reduceSum"));
+  CHECK(keys["reduceSum"].cls == "bytes.reduceSum");
+  CHECK(keys["reduceSum"].x == std::vector<double>{std::log2(96.0), std::log2(6.0)});
+  CHECK(keys["reduceSum"].work == 4.0 * (96 + 16));
+  CHECK(qos::FallbackClass("conv2d.depthwise.strided") == "conv2d.depthwise");
+  CHECK(qos::FallbackClass("bytes.add.float16") == "bytes.add");
+  CHECK(qos::FallbackClass("bytes.add") == "bytes");
+  CHECK(qos::FallbackClass("bytes") == "");
+}
+
+TEST_CASE("qos calibration: a quick profile, stored and read back", "[qos][device]") {
+  ScopedProfileDirectory dir;
+  qos::CalibrationOptions o;
+  o.device = DeviceUnderTest();
+  o.threads = 1;
+  o.quick = true;
+  o.only = {"matmul", "bytes.add", "bytes.reduceMean", "conv2d.depthwise"};
+  size_t last = 0, total = 0;
+  o.progress = [&](size_t done, size_t all, const std::string&) {
+    CHECK(done == last + 1);
+    last = done;
+    total = all;
+  };
+  const qos::Profile p = qos::Calibrate(o);
+  CHECK(last == total);
+  CHECK(p.calibrated);
+  CHECK(p.threads == 1);
+  for (const char* cls : {"matmul", "matmul.dynamic", "bytes.add", "bytes.reduceMean", "conv2d.depthwise", "bytes"}) {
+    INFO(cls);
+    REQUIRE(p.grids.count(cls));
+    for (double v : p.grids.at(cls).ln_ns) CHECK(std::isfinite(v));
+  }
+  CHECK(p.grids.at("bytes.reduceMean").axes.size() == 2);
+  CHECK(p.polyfill_lines.size() == 7);
+  CHECK(p.dispatch_ms >= 0);
+
+  const std::filesystem::path path = qos::ProfilePath(dir.path(), p.device, p.threads);
+  qos::SaveProfile(p, path);
+  std::string why;
+  const std::optional<qos::Profile> back = qos::LoadProfile(path, &why);
+  REQUIRE(back);
+  CHECK(back->machine == p.machine);
+  CHECK(back->grids.size() == p.grids.size());
+  CHECK(back->grids.at("matmul").ln_ns == p.grids.at("matmul").ln_ns);
+  CHECK(back->polyfill_lines == p.polyfill_lines);
+
+  // A context on this device with one thread now uses it.
+  std::string status;
+  const qos::Profile used = qos::ProfileFor(p.device, p.machine, 1, &status);
+  CHECK(used.calibrated);
+  CHECK(status.rfind("calibrated", 0) == 0);
+  // Another machine's profile is not used.
+  qos::ProfileFor(p.device, "another machine", 1, &status);
+  CHECK(status.find("measured on") != std::string::npos);
+  // A damaged file is reported, not trusted.
+  { std::ofstream(path) << "{\"format\": \"webnn-qos-profile/1\", \"grids\": 3}"; }
+  CHECK_FALSE(qos::LoadProfile(path, &why));
+  CHECK(why.find("unreadable") != std::string::npos);
+}
+
+TEST_CASE("estimateQoS: tiers from the model, weightless graphs, errors", "[qos][device]") {
+  ScopedProfileDirectory dir;  // the built-in default: 10 GFLOP/s per thread, 20 us a step, 100 us a dispatch
+  MLContext ctx = ML::createContext({.device = DeviceUnderTest(), .numThreads = 1});
+  std::vector<float> keep;
+  // 2 x 368^3 = 99.7 MFLOP: 9.97 ms + 0.12 ms -> excellent (< 16 ms).
+  MLGraph small = MatmulGraph(ctx, 368, 368, 368, keep);
+  CHECK(ctx.estimateQoS(small).performanceTier == MLPerformanceTier::kExcellent);
+  const internal::QoSDetails d = internal::EstimateQoSDetails(ctx, small, {});
+  CHECK(d.ms == Approx(0.1 + 0.02 + 2.0 * 368 * 368 * 368 * 0.1e-6));
+  CHECK(d.profile_status.rfind("uncalibrated", 0) == 0);
+  // 8x the work: ~80 ms -> good.
+  MLGraph big = MatmulGraph(ctx, 736, 736, 736, keep);
+  CHECK(ctx.estimateQoS(big).performanceTier == MLPerformanceTier::kGood);
+  CHECK(ctx.meetsRequirement(big, MLPerformanceTier::kGood));
+  CHECK(ctx.meetsRequirement(big, MLPerformanceTier::kFair));
+  CHECK_FALSE(ctx.meetsRequirement(big, MLPerformanceTier::kExcellent));
+
+  // A weightless graph is estimated before its weights are bound.
+  MLGraphBuilder b(ctx);
+  MLOperand x = b.input("x", {F32, {368, 368}});
+  MLOperand w = b.constant(MLConstantDescriptor{F32, {368, 368}, "w"});
+  MLGraph weightless = b.build({{"y", b.matmul(x, w)}});
+  CHECK(weightless.unboundConstants() == std::vector<std::string>{"w"});
+  CHECK(ctx.estimateQoS(weightless).performanceTier == MLPerformanceTier::kExcellent);
+
+  // Dynamic dimensions: the descriptors give the sizes.
+  MLGraphBuilder bd(ctx);
+  MLOperand xd = bd.input("x", {F32, {MLDynamicDimension{"rows", 4096}, 368}});
+  std::vector<float> keep2;
+  MLOperand wd = bd.constant({F32, {368, 368}}, Fill(keep2, 368 * 368));
+  MLGraph dynamic = bd.build({{"y", bd.matmul(xd, wd)}});
+  MLQoSOptions rows368{{{"x", {F32, {368, 368}}}}};
+  MLQoSOptions rows4096{{{"x", {F32, {4096, 368}}}}};
+  CHECK(ctx.estimateQoS(dynamic, rows368).performanceTier == MLPerformanceTier::kExcellent);
+  CHECK(ctx.estimateQoS(dynamic, rows4096).performanceTier == MLPerformanceTier::kFair);
+  CHECK_THROWS_AS(ctx.estimateQoS(dynamic), TypeError);  // no size for "rows"
+  CHECK_THROWS_WITH(ctx.estimateQoS(dynamic, {{{"y", {F32, {1, 368}}}}}), Catch::Contains("'y'"));
+  CHECK_THROWS_WITH(ctx.estimateQoS(dynamic, {{{"x", {MLOperandDataType::kFloat16, {1, 368}}}}}),
+                    Catch::Contains("float16"));
+  CHECK_THROWS_AS(ctx.estimateQoS(dynamic, {{{"x", {F32, {8, 5}}}}}), TypeError);  // 5 != 368
+  CHECK_THROWS_AS(ctx.estimateQoS(small, {{{"x", {F32, {2, 368}}}}}), TypeError);  // a static shape differs
+  small.destroy();
+  CHECK_THROWS_AS(ctx.estimateQoS(small), InvalidStateError);
+  MLContext other = ML::createContext({.device = DeviceUnderTest()});
+  CHECK_THROWS_AS(other.estimateQoS(big), TypeError);
+}
+
+TEST_CASE("estimateQoS: a 1000-node graph is estimated in linear work", "[qos][device]") {
+  ScopedProfileDirectory dir;
+  MLContext ctx = ML::createContext({.device = DeviceUnderTest(), .graphPasses = false});
+  MLGraphBuilder b(ctx);
+  MLOperand x = b.input("x", {F32, {64}});
+  for (int i = 0; i < 1000; ++i) x = i % 2 ? b.relu(x) : b.neg(x);
+  MLGraph g = b.build({{"y", x}});
+  const internal::QoSDetails d = internal::EstimateQoSDetails(ctx, g, {});
+  CHECK(d.steps.size() == 1000);
+  // The default's 20 us per step dominates: 1000 steps ~ 20 ms.
+  CHECK(d.ms > 20);
+  CHECK(ctx.estimateQoS(g).performanceTier == MLPerformanceTier::kGood);
+}
+
+TEST_CASE("createQoSMonitor: the answer follows the load", "[qos][device]") {
+  ScopedProfileDirectory dir;
+  MLContext ctx = ML::createContext({.device = DeviceUnderTest(), .numThreads = 1});
+  std::vector<float> keep, keep_long;
+  MLGraph g = MatmulGraph(ctx, 368, 368, 368, keep);  // ~10.1 ms alone: excellent; with one more job ~20 ms: not
+  MLQoSMonitor monitor = ctx.createQoSMonitor(g, MLPerformanceTier::kExcellent);
+  CHECK(monitor.meetsRequirement());
+  std::mutex m;
+  std::vector<bool> changes;
+  monitor.onchange([&](bool meets) {
+    std::lock_guard<std::mutex> lock(m);
+    changes.push_back(meets);
+  });
+  // A long dispatch (hundreds of ms on any device) is in flight when the
+  // dispatch returns, so the monitor sees it; when it ends, the load drops.
+  MLGraph long_graph = MatmulGraph(ctx, 1024, 1024, 1024, keep_long);
+  std::vector<float> data(1024 * 1024, 0.5f);
+  MLTensor in = ctx.createTensor({F32, {1024, 1024}, false, true});
+  ctx.writeTensor(in, MLBufferSource(std::span<const float>(data)));
+  MLTensor out = ctx.createTensor({F32, {1024, 1024}, true, false});
+  ctx.dispatch(long_graph, {{"x", in}}, {{"y", out}});
+  ctx.finish();
+  {
+    std::lock_guard<std::mutex> lock(m);
+    REQUIRE(changes.size() >= 2);
+    CHECK_FALSE(changes.front());
+    CHECK(changes.back());
+  }
+  CHECK(monitor.meetsRequirement());
+  size_t before_stop;
+  {
+    std::lock_guard<std::mutex> lock(m);
+    before_stop = changes.size();
+  }
+  monitor.stop();
+  ctx.dispatch(long_graph, {{"x", in}}, {{"y", out}});
+  ctx.finish();
+  std::lock_guard<std::mutex> lock(m);
+  CHECK(changes.size() == before_stop);
+}
+
+TEST_CASE("warm profiling: the estimate moves toward what was measured", "[qos][device]") {
+  ScopedProfileDirectory dir;  // the default model is far from any device
+  MLContext ctx = ML::createContext({.device = DeviceUnderTest(), .numThreads = 1, .qosWarmProfiling = true});
+  std::vector<float> keep, data(256 * 256, 0.5f);
+  MLGraph g = MatmulGraph(ctx, 256, 256, 256, keep);
+  const double cold = internal::EstimateQoSDetails(ctx, g, {}).ms;
+  MLTensor in = ctx.createTensor({F32, {256, 256}, false, true});
+  ctx.writeTensor(in, MLBufferSource(std::span<const float>(data)));
+  MLTensor out = ctx.createTensor({F32, {256, 256}, true, false});
+  for (int i = 0; i < 5; ++i) ctx.dispatch(g, {{"x", in}}, {{"y", out}});
+  ctx.finish();
+  // The last dispatch's step times (warm profiling profiles every one).
+  double measured = 0;
+  for (const MLStepProfile& s : g.profile().steps) measured += s.ms;
+  if (std::isnan(measured)) return;  // a device that cannot time steps learns nothing
+  const internal::QoSDetails warm = internal::EstimateQoSDetails(ctx, g, {});
+  CHECK(warm.profile_status.find("warm") != std::string::npos);
+  const double steps_cold = cold - 0.1, steps_warm = warm.ms - 0.1;
+  CHECK(std::abs(std::log(steps_warm / measured)) < std::abs(std::log(steps_cold / measured)));
+}
