@@ -53,12 +53,18 @@ class ProbeGraph {
     uint64_t n = 1;
     for (uint32_t d : shape) n *= d;
     if (type != kF32) return std::vector<std::byte>(n * (type == kI32 ? 4 : 1));
-    std::vector<float> v(n);
-    std::mt19937 rng(7);
-    std::uniform_real_distribution<float> u(0.5f, 1.5f);
-    for (float& x : v) x = u(rng);
+    // One random block repeated: generating 16M random floats per probe
+    // took longer than timing it.
+    static const std::vector<float> block = [] {
+      std::vector<float> v(4096);
+      std::mt19937 rng(7);
+      std::uniform_real_distribution<float> u(0.5f, 1.5f);
+      for (float& x : v) x = u(rng);
+      return v;
+    }();
     std::vector<std::byte> bytes(n * 4);
-    std::memcpy(bytes.data(), v.data(), bytes.size());
+    for (uint64_t i = 0; i < n; i += block.size())
+      std::memcpy(bytes.data() + i * 4, block.data(), std::min<uint64_t>(block.size(), n - i) * 4);
     return bytes;
   }
 
@@ -89,7 +95,8 @@ std::vector<Probe> ComputeProbes() {
   std::vector<Probe> probes;
   // Products: M, K, N. The axes avoid powers of two (the peer table's shapes
   // are held out of the grid); B [K, N] is a constant, as weights are.
-  probes.push_back({"matmul", {{1, 6, 48, 384, 3072}, {24, 96, 384, 1536, 6144}, {24, 96, 384, 1536, 6144}},
+  const std::vector<double> kn = {24, 48, 96, 192, 384, 768, 1536, 3072, 6144};
+  probes.push_back({"matmul", {{1, 3, 12, 48, 192, 768, 3072}, kn, kn},
                     [](ProbeGraph& g, const std::vector<double>& p, MLOperand& out) {
                       if (2 * p[0] * p[1] * p[2] > kMaxFlops || p[1] * p[2] > kMaxElements) return false;
                       out = g.b().matmul(g.Input({U(p[0]), U(p[1])}), g.Const({U(p[1]), U(p[2])}));
@@ -115,24 +122,32 @@ std::vector<Probe> ComputeProbes() {
       return true;
     };
   };
-  probes.push_back({"conv2d", {{3, 8, 32, 128, 512}, {8, 32, 128, 512}, {1, 9, 25}, {64, 1024, 16384}}, conv(false)});
-  probes.push_back({"conv2d.strided", {{3, 16, 64, 256}, {16, 64, 256}, {9}, {64, 1024, 16384}}, conv(true)});
+  // Output pixels: squares of 7, 21, 57 and 159.
+  const std::vector<double> pixels = {49, 441, 3249, 25281};
+  probes.push_back(
+      {"conv2d", {{3, 8, 20, 50, 125, 320, 800}, {8, 20, 50, 125, 320, 800}, {1, 9, 25}, pixels}, conv(false)});
+  probes.push_back({"conv2d.strided", {{3, 8, 20, 50, 125, 320}, {8, 20, 50, 125, 320}, {9}, pixels}, conv(true)});
   auto depthwise = [](bool strided) {
     return [strided](ProbeGraph& g, const std::vector<double>& p, MLOperand& out) {
-      const uint32_t c = U(p[0]), k = Side(p[1]), side = Side(p[2]);
-      const uint32_t in_side = strided ? 2 * side : side;
-      if (double(c) * in_side * in_side > kMaxElements) return false;
+      // Output [1, c, pixels / width, width]: the row length matters to the
+      // sliding window (thin images: PP-OCR rec and cls).
+      const uint32_t c = U(p[0]), k = Side(p[1]), width = U(p[3]), height = U(p[2] / p[3]);
+      if (height < 1) return false;
+      const uint32_t in_h = strided ? 2 * height : height, in_w = strided ? 2 * width : width;
+      if (double(c) * in_h * in_w > kMaxElements) return false;
       MLConv2dOptions o;
       o.padding = Dims{(k - 1) / 2, k / 2, (k - 1) / 2, k / 2};
       if (strided) o.strides = Dims{2, 2};
       o.groups = c;
       o.bias = g.Const({c});
-      out = g.b().conv2d(g.Input({1, c, in_side, in_side}), g.Const({c, 1, k, k}), o);
+      out = g.b().conv2d(g.Input({1, c, in_h, in_w}), g.Const({c, 1, k, k}), o);
       return true;
     };
   };
-  probes.push_back({"conv2d.depthwise", {{8, 32, 128, 512}, {9, 25}, {64, 1024, 16384, 65536}}, depthwise(false)});
-  probes.push_back({"conv2d.depthwise.strided", {{8, 32, 128, 512}, {9, 25}, {64, 1024, 16384}}, depthwise(true)});
+  probes.push_back({"conv2d.depthwise", {{8, 32, 128, 512}, {9, 25}, {64, 1024, 16384, 65536}, {8, 32, 128}},
+                    depthwise(false)});
+  probes.push_back({"conv2d.depthwise.strided", {{8, 32, 128, 512}, {9, 25}, {64, 1024, 16384}, {8, 32, 128}},
+                    depthwise(true)});
   // convTranspose2d: 2x2 stride 2 (the upsampling of detection heads), or 3x3 stride 1.
   probes.push_back({"convTranspose2d", {{8, 64, 256}, {8, 64, 256}, {4, 9}, {64, 1024, 16384}},
                     [](ProbeGraph& g, const std::vector<double>& p, MLOperand& out) {
@@ -144,16 +159,16 @@ std::vector<Probe> ComputeProbes() {
                       out = g.b().convTranspose2d(g.Input({1, cin, side, side}), g.Const({cin, cout, k, k}), o);
                       return true;
                     }});
-  // Pools: 2x2 stride 2, 3x3 stride 1, or global over 32x32; output elements.
+  // Pools: 2x2 stride 2, 3x3 stride 1, or global over 32x32 or 128x128; output elements.
   for (const char* op : {"averagePool2d", "maxPool2d", "l2Pool2d"}) {
     const std::string name = op;
-    probes.push_back({name, {{4, 9, 1024}, {256, 4096, 262144}},
+    probes.push_back({name, {{4, 9, 1024, 16384}, {256, 4096, 262144}},
                       [name](ProbeGraph& g, const std::vector<double>& p, MLOperand& out) {
                         const uint32_t window = U(p[0]), outputs = U(p[1]);
                         MLPool2dOptions o;
                         Dims in;
-                        if (window == 1024) {
-                          in = {1, outputs, 32, 32};
+                        if (window >= 1024) {  // global over 32x32 or 128x128
+                          in = {1, outputs, Side(window), Side(window)};
                         } else {
                           in = {1, std::max(outputs / 256, 1u), window == 4 ? 32u : 16u, window == 4 ? 32u : 16u};
                           o.windowDimensions = window == 4 ? Dims{2, 2} : Dims{3, 3};
@@ -295,7 +310,7 @@ std::string SharedClass(OpKind op) {
 
 std::vector<Probe> BytesProbes() {
   std::vector<Probe> probes;
-  const std::vector<double> sizes = {4096, 65536, 1048576, 4194304};
+  const std::vector<double> sizes = {4096, 65536, 1048576, 4194304, 16777216};
   for (OpKind op : ops::kAllOps) {
     if (!SharedClass(op).empty()) continue;
     const bool reduction = IsReduction(op);

@@ -72,7 +72,7 @@ StepKey KeyOf(const ops::Program& program, const ops::ProgramStep& step,
       const std::string variant = std::string(strided ? ".strided" : "") + (nhwc ? ".nhwc" : "") + TypeSuffix(type);
       if (cin == 1 && cout == 1 && g.groups > 1) {
         k.cls = "conv2d.depthwise" + variant;
-        k.x = {L2(g.groups), L2(taps), L2(pixels)};
+        k.x = {L2(g.groups), L2(taps), L2(pixels), L2(g.out_w)};
       } else {
         k.cls = "conv2d" + variant;
         k.x = {L2(cin), L2(cout), L2(taps), L2(pixels)};

@@ -4,10 +4,11 @@
 //
 // Each step falls into a class, modelled on its key parameters (KeyOf):
 //   matmul / gemm        M, K, N (B constant or not: two classes)
-//   conv2d               C/groups, OC/groups, KH x KW, output pixels; depthwise,
+//   conv2d               C/groups, OC/groups, KH x KW, output pixels; depthwise
+//                        (channels, KH x KW, output pixels, output width),
 //                        strided and nhwc have classes of their own
 //   convTranspose2d      C/groups, OC/groups, KH x KW, input pixels
-//   pool2d               window elements, output elements
+//   pool2d               window elements, output elements (one class per op)
 //   quantizedMatmul      M, K, N
 //   gru / lstm (+cells)  hidden size, per-step work
 //   attention            seqQ, seqKV, head size
