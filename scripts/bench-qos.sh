@@ -7,7 +7,10 @@
 # and the peer table's MatMul and conv layers as one-op graphs
 # (bench/qos/evaluate.py). Prints a markdown report.
 #
-#   scripts/bench-qos.sh [--threads 1,2] [--iterations N] [--no-calibrate] [--filter TEXT]
+#   scripts/bench-qos.sh [--threads 1,2] [--iterations N] [--no-calibrate] [--filter TEXT] [--llm DIR]
+#
+# --llm DIR adds the issue-12 decoder (decode and prefill) from the files
+# bench/llm/bench.sh writes to DIR (/tmp/llm-bench by default).
 #
 # Exit status 77 (skipped) when npm, node or python3-onnx are unavailable.
 set -euo pipefail

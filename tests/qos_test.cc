@@ -308,3 +308,42 @@ TEST_CASE("warm profiling: the estimate moves toward what was measured", "[qos][
   const double steps_cold = cold - 0.1, steps_warm = warm.ms - 0.1;
   CHECK(std::abs(std::log(steps_warm / measured)) < std::abs(std::log(steps_cold / measured)));
 }
+
+TEST_CASE("qos estimate: floors, streaming constants and cold grids", "[qos][device]") {
+  MLContext ctx = ML::createContext({.device = DeviceUnderTest()});
+  std::vector<float> keep_small, keep_wide;
+  MLGraph small = MatmulGraph(ctx, 1, 8, 8, keep_small);     // 128 flops, 256 constant bytes
+  MLGraph wide = MatmulGraph(ctx, 64, 256, 256, keep_wide);  // 8.4 Mflop, 256 KiB of constants
+  auto estimate = [](const qos::Profile& p, const MLGraph& g) {
+    const scheduler::Executable& e = ExecutableOf(g);
+    std::vector<std::vector<uint32_t>> shapes(e.program().values.size());
+    for (size_t v = 0; v < shapes.size(); ++v) shapes[v] = core::Sizes(e.program().values[v].desc.shape);
+    return qos::EstimateProgram(p, e.program(), shapes);
+  };
+  qos::Profile p;
+  p.dispatch_ms = 0;
+  // 1 ns per flop everywhere; the smallest probe took 0.5 ms.
+  p.grids["matmul"] = qos::Grid{{{0, 12}}, {0.0, 0.0}, 0.5};
+  qos::Estimate e = estimate(p, small);
+  REQUIRE(e.steps.size() == 1);
+  CHECK(e.steps[0].cls == "matmul");
+  CHECK(e.ms == Approx(0.5));  // 128 ns of work, but not below the floor
+  CHECK(estimate(p, wide).ms == Approx(2.0 * 64 * 256 * 256 * 1e-6));
+
+  // Constants beyond half the last-level cache stream: a step takes at least
+  // its constants' bytes over the bandwidth, and a ".cold" grid answers the
+  // shapes within its rows.
+  p.llc_bytes = 100;  // both graphs' constants exceed half of it
+  p.dram_gbps = 1e-3;  // 1 MB/s: 256 KiB of weights take 262 ms
+  e = estimate(p, wide);
+  CHECK(e.ms == Approx(256.0 * 256 * 4 / 1e6 * 1e3));
+  p.grids["matmul.cold"] = qos::Grid{{{0, 2}}, {std::log(3.0), std::log(3.0)}, 0};  // M <= 4: 3 ns per flop
+  p.dram_gbps = 1e3;
+  CHECK(estimate(p, wide).steps[0].cls == "matmul");  // M = 64 is beyond the cold grid's rows
+  qos::Estimate cold = estimate(p, small);
+  CHECK(cold.steps[0].cls == "matmul.cold");
+  CHECK(cold.ms == Approx(3.0 * 128 * 1e-6));  // a cold grid has no floor
+  // Constants within the cache: the warm grid, whatever the rows.
+  p.llc_bytes = 1e9;
+  CHECK(estimate(p, small).steps[0].cls == "matmul");
+}

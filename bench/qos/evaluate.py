@@ -9,9 +9,10 @@ whether the tier is right, calibration time, and the time to estimate a
 1000-node graph.
 
 Held-out graphs: PP-OCRv4 det at 320x320, 640x640, 960x960 and 480x800 (one
-graph, dynamic H and W), rec, cls (scripts/models.sh converts them), and the
+graph, dynamic H and W), rec, cls (scripts/models.sh converts them), the
 MatMul and conv layers of the peer table (bench/peer_tools/peer_cases.h,
-read from that file, so there is one list) as one-op graphs.
+read from that file, so there is one list) as one-op graphs, and with --llm
+the issue-12 int4 decoder (decode and prefill).
 """
 import argparse
 import json
@@ -97,6 +98,8 @@ def main():
     ap.add_argument("--iterations", type=int, default=10, help="measured dispatches per graph")
     ap.add_argument("--no-calibrate", action="store_true", help="use the stored profiles")
     ap.add_argument("--filter", default="", help="only cases whose name contains this")
+    ap.add_argument("--llm", metavar="DIR", help="also the issue-12 decoder: DIR holds llm_a.json and llm_a_p0.json "
+                    "as bench/llm/bench.sh writes them (decode: 1 token after 512; prefill: 128 tokens)")
     args = ap.parse_args()
 
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
@@ -109,9 +112,16 @@ def main():
                                                           "--dim", f"p2o.DynamicDimension.2={w}"]))
         cases.append(("PP-OCRv4 rec 48x320", os.path.join(args.models, "rec.json"), []))
         cases.append(("PP-OCRv4 cls 48x192", os.path.join(args.models, "cls.json"), []))
+        if args.llm:
+            cases.append(("LLM decoder decode 1 after 512", os.path.join(args.llm, "llm_a.json"),
+                          ["--dim", "sequence_length=1", "--dim", "past_sequence_length=512",
+                           "--dim", "total_sequence_length=513"]))
+            cases.append(("LLM decoder prefill 128", os.path.join(args.llm, "llm_a_p0.json"),
+                          ["--dim", "sequence_length=128", "--dim", "total_sequence_length=128"]))
         missing = [c[1] for c in cases if not os.path.exists(c[1])]
         if missing:
-            sys.exit(f"missing {missing[0]}: run scripts/models.sh first (it converts the PP-OCR models)")
+            sys.exit(f"missing {missing[0]}: run scripts/models.sh first (it converts the PP-OCR models), and "
+                     "bench/llm/bench.sh for --llm's decoder")
         cases += one_op_graphs(tmp)
         cases = [c for c in cases if args.filter in c[0]]
         chain = long_chain_graph(tmp)

@@ -15,6 +15,14 @@ StepCost CostOf(const Program& program, const ProgramStep& step, std::span<const
   auto bytes = [&](int32_t v) {
     return v < 0 ? 0.0 : static_cast<double>(ByteLengthFor(program.values[v].desc.type, core::ElementCount(shapes[v])));
   };
+  if (step.op == OpKind::gather || step.op == OpKind::gatherElements || step.op == OpKind::gatherND) {
+    // A gather reads the indices and the elements it gathers (as many as it
+    // writes), not its whole input: an embedding lookup of one token reads
+    // one row of a 544 MB table.
+    c.bytes = bytes(step.inputs.size() > 1 ? step.inputs[1] : -1);
+    for (int32_t v : step.outputs) c.bytes += 2 * bytes(v);
+    return c;
+  }
   for (int32_t v : step.inputs) c.bytes += bytes(v);
   for (int32_t v : step.outputs) c.bytes += bytes(v);
   if (step.inputs.size() < 2 || step.outputs.empty() || step.inputs[0] < 0 || step.inputs[1] < 0) return c;

@@ -1,7 +1,8 @@
 // What one program step computes and moves, for per-step profiles (`webnn run
-// --profile`, MLGraph::profile()) and, later, cost estimates (issue 11):
+// --profile`, MLGraph::profile()) and the DAOP cost model (src/qos):
 // multiply-adds of the products counted as 2 flops, every other op 0 flops;
-// bytes as each input read once and each output written once.
+// bytes as each input read once and each output written once (gathers:
+// the indices and the gathered elements).
 #pragma once
 
 #include <cstdint>

@@ -9,9 +9,12 @@
 #include <random>
 #include <set>
 
+#include <unistd.h>
+
 #include "api/impl.h"
 #include "ops/op_kind.h"
 #include "qos/microbench.h"
+#include "qos/peak.h"
 #include "qos/profile_file.h"
 #include "scheduler/cpu_threads.h"
 
@@ -52,7 +55,7 @@ class ProbeGraph {
   static std::vector<std::byte> Data(MLOperandDataType type, const Dims& shape) {
     uint64_t n = 1;
     for (uint32_t d : shape) n *= d;
-    if (type != kF32) return std::vector<std::byte>(n * (type == kI32 ? 4 : 1));
+    if (type != kF32) return std::vector<std::byte>(ByteLengthFor(type, n));
     // One random block repeated: generating 16M random floats per probe
     // took longer than timing it.
     static const std::vector<float> block = [] {
@@ -81,7 +84,27 @@ struct Probe {
   std::string cls;
   std::vector<std::vector<double>> axes;  // real units
   BuildFn build;
+  // Time each sample with the caches flushed first: the rate of a kernel
+  // whose constants stream from memory (a model's weights beyond the
+  // last-level cache), the ".cold" classes EstimateProgram uses then.
+  bool cold = false;
 };
+
+// Evicts the caches by reading a buffer twice the last-level cache (at most
+// 1 GiB), kept for the process. Reading, not writing: a written buffer
+// leaves the caches full of dirty lines, whose write-backs then halved the
+// probe's bandwidth (7.5 GB/s after a memset flush against the 11.2 GB/s the
+// decoder's layers stream at).
+void FlushCaches() {
+  static const std::vector<char> buffer(
+      std::clamp<size_t>(2 * static_cast<size_t>(std::max(0L, sysconf(_SC_LEVEL3_CACHE_SIZE))), size_t{64} << 20,
+                         size_t{1} << 30),
+      1);
+  uint64_t sum = 0;
+  for (size_t i = 0; i < buffer.size(); i += 64) sum += static_cast<unsigned char>(buffer[i]);
+  volatile uint64_t sink = sum;  // the reads must happen
+  (void)sink;
+}
 
 // Limits of one probe: about 10-20 ms of work at our rates, and inputs that
 // stay far from the memory of a small machine.
@@ -183,6 +206,47 @@ std::vector<Probe> ComputeProbes() {
                         return true;
                       }});
   }
+  // The MatMulNBits pattern the passes fuse into quantizedMatmul: an int4
+  // weight [K, N] dequantized in blocks of 32 along K, M rows of float
+  // activations (M = 1: LLM decode, bandwidth-bound).
+  probes.push_back({"quantizedMatmul", {{1, 3, 12, 48, 192}, {384, 1536, 6144}, {384, 1536, 6144}},
+                    [](ProbeGraph& g, const std::vector<double>& p, MLOperand& out) {
+                      if (2 * p[0] * p[1] * p[2] > kMaxFlops) return false;
+                      const uint32_t m = U(p[0]), k = U(p[1]), n = U(p[2]);
+                      constexpr MLOperandDataType kI4 = MLOperandDataType::kInt4;
+                      MLOperand w = g.b().dequantizeLinear(g.Const({k, n}, kI4), g.Const({k / 32, n}),
+                                                           g.Const({k / 32, n}, kI4));
+                      out = g.b().matmul(g.Input({m, k}), w);
+                      return true;
+                    }});
+  // The same with the weights streaming from memory (M up to 12: decode),
+  // at the largest weight only: after a flush, a smaller one measures the
+  // memory's latency more than the kernel's streaming rate, which a
+  // model's layers one after another see.
+  probes.push_back(probes.back());
+  probes.back().cls = "quantizedMatmul.cold";
+  probes.back().axes = {{1, 3, 12}, {6144}, {6144}};
+  probes.back().cold = true;
+  // Scaled dot-product attention as converters write it (fused into one
+  // attention step): seqQ queries against seqKV keys, heads of 64, query
+  // heads per key/value head (grouped-query attention: the key and value
+  // heads repeated by reshape + expand + reshape).
+  probes.push_back({"attention", {{1, 24, 384}, {96, 384, 1536}, {64}, {4, 16}, {1, 4}},
+                    [](ProbeGraph& g, const std::vector<double>& p, MLOperand& out) {
+                      const uint32_t s = U(p[0]), t = U(p[1]), d = U(p[2]), h = U(p[3]), group = U(p[4]);
+                      const uint32_t kv = h / group;
+                      auto repeat = [&](MLOperand x) {
+                        if (group == 1) return x;
+                        MLOperand r = g.b().reshape(x, {1, kv, 1, t, d});
+                        return g.b().reshape(g.b().expand(r, {1, kv, group, t, d}), {1, h, t, d});
+                      };
+                      MLOperand q = g.Input({1, h, s, d});
+                      MLOperand k = repeat(g.Input({1, kv, t, d})), v = repeat(g.Input({1, kv, t, d}));
+                      MLOperand scores = g.b().matmul(q, g.b().transpose(k, {.permutation = Dims{0, 1, 3, 2}}));
+                      MLOperand scaled = g.b().mul(scores, g.b().constant(kF32, 0.125));
+                      out = g.b().matmul(g.b().softmax(scaled, 3), v);
+                      return true;
+                    }});
   // Recurrent networks: hidden size, batch; 8 steps, input size = hidden size.
   for (const bool gru : {true, false}) {
     probes.push_back({gru ? "gru" : "lstm", {{16, 64, 256}, {1, 16}},
@@ -519,10 +583,25 @@ Profile Calibrate(const CalibrationOptions& options) {
         ProbeGraph g(context);
         MLOperand out;
         if (probe.build(g, point, out)) {
-          ProbeRun run(context, g, out, probe.cls);
+          // (a ".cold" class times the steps of its plain class)
+          ProbeRun run(context, g, out, probe.cold ? FallbackClass(probe.cls) : probe.cls);
           if (run.found()) {
-            const Timing t = Measure([&] { return run.Run(); }, timing);
-            grid.ln_ns[flat] = std::log(std::max(t.median_ms, 1e-6) * 1e6 / run.work());
+            TimingOptions cold_timing = timing;
+            cold_timing.min_samples = std::max(timing.min_samples, 5);
+            const Timing t = Measure(
+                [&] {
+                  if (probe.cold) FlushCaches();
+                  return run.Run();
+                },
+                probe.cold ? cold_timing : timing);
+            // Cold samples vary by 2x between runs (how much of the
+            // flushed data the memory system still had in flight); their
+            // fastest is the steady streaming a model's layers see.
+            const double ms = probe.cold ? t.min_ms : t.median_ms;
+            grid.ln_ns[flat] = std::log(std::max(ms, 1e-6) * 1e6 / run.work());
+            // The smallest shape's time is the class's floor (its fixed
+            // costs); a cold class has none (its shapes are all large).
+            if (flat == 0 && !probe.cold) grid.floor_ms = t.median_ms;
             any = true;
           }
         }
@@ -539,6 +618,11 @@ Profile Calibrate(const CalibrationOptions& options) {
   }
   // The generic byte rate, for ops without a class of their own: add's.
   if (profile.grids.count("bytes.add")) profile.grids["bytes"] = profile.grids["bytes.add"];
+
+  // What streaming constants cost (cost_model.h): memory bandwidth at these
+  // threads, and the last-level cache they must exceed.
+  profile.dram_gbps = MeasureMemoryBandwidthGBps(threads);
+  profile.llc_bytes = static_cast<double>(std::max(0L, sysconf(_SC_LEVEL3_CACHE_SIZE)));
 
   // A dispatch's cost beyond its steps: a one-element add, by wall clock
   // against its step's time.

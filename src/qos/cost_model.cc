@@ -123,11 +123,12 @@ StepKey KeyOf(const ops::Program& program, const ops::ProgramStep& step,
       return k;
     }
     case OpKind::attention: {
+      // The key and value are the unrepeated [B, Hkv, T, D] (GQA).
       const std::vector<uint32_t>& q = shape(0);
       const std::vector<uint32_t>& v = shape(2);
-      if (q.size() != 4 || v.size() != 4) break;
+      if (q.size() != 4 || v.size() != 4 || v[1] == 0) break;
       k.cls = "attention" + TypeSuffix(type);
-      k.x = {L2(q[2]), L2(v[2]), L2(q[3])};
+      k.x = {L2(q[2]), L2(v[2]), L2(q[3]), L2(q[1]), L2(static_cast<double>(q[1]) / v[1])};
       k.work = cost.flops;
       return k;
     }
@@ -138,9 +139,12 @@ StepKey KeyOf(const ops::Program& program, const ops::ProgramStep& step,
   // The coordinate is the largest operand's element count (calibration
   // builds each op's probe to a given one), the work its bytes.
   double largest = 0;
+  const bool gather = step.op == OpKind::gather || step.op == OpKind::gatherElements || step.op == OpKind::gatherND;
   for (const auto* list : {&step.inputs, &step.outputs})
-    for (int32_t v : *list)
-      if (v >= 0) largest = std::max(largest, elements(shapes[v]));
+    for (size_t i = 0; i < list->size(); ++i)
+      // (a gather's input is not read whole: its indices and output count)
+      if ((*list)[i] >= 0 && !(gather && list == &step.inputs && i == 0))
+        largest = std::max(largest, elements(shapes[(*list)[i]]));
   k.cls = "bytes." + std::string(ops::OpName(step.op)) + TypeSuffix(type);
   k.work = cost.bytes;
   k.x = {L2(largest)};
@@ -264,17 +268,48 @@ Estimate EstimateProgram(const Profile& profile, const ops::Program& program,
   Estimate e;
   e.ms = profile.dispatch_ms;
   e.steps.reserve(program.steps.size());
+  // Constants that do not stay in the last-level cache between dispatches
+  // (more of them than half of it) stream from memory on every dispatch
+  // (an LLM decoder's weights): a class's ".cold" grid answers where there
+  // is one, and a step takes at least its constants' bytes over the
+  // measured bandwidth. The other probes run on warm caches.
+  auto constant_bytes = [&](int32_t v) {
+    return v >= 0 && program.values[v].kind == ops::ProgramValue::Kind::kConstant
+               ? static_cast<double>(ByteLengthFor(program.values[v].desc.type, core::ElementCount(shapes[v])))
+               : 0.0;
+  };
+  double all_constants = 0;
+  for (size_t v = 0; v < program.values.size(); ++v) all_constants += constant_bytes(static_cast<int32_t>(v));
+  const bool streaming = profile.dram_gbps > 0 && profile.llc_bytes > 0 && all_constants > 0.5 * profile.llc_bytes;
   for (const ops::ProgramStep& step : program.steps) {
     const StepKey key = KeyOf(program, step, shapes);
     StepEstimate s;
     double ln_ns = std::numeric_limits<double>::quiet_NaN();
-    for (std::string cls = key.cls; !cls.empty() && std::isnan(ln_ns); cls = FallbackClass(cls)) {
+    double floor_ms = 0;
+    // Streaming, a class's ".cold" grid (calibrated with flushed caches)
+    // answers first.
+    for (std::string cls = streaming ? key.cls + ".cold" : key.cls; !cls.empty() && std::isnan(ln_ns);
+         cls = FallbackClass(cls)) {
       auto it = profile.grids.find(cls);
       if (it == profile.grids.end()) continue;
+      // A cold grid covers the bandwidth-bound shapes (few rows): beyond
+      // its first axis the step computes more than it streams.
+      const bool cold = cls.size() > 5 && cls.compare(cls.size() - 5, 5, ".cold") == 0;
+      if (cold && !key.x.empty() && !it->second.axes.empty() && key.x[0] > it->second.axes[0].back()) continue;
       ln_ns = it->second.Interpolate(key.x);
+      floor_ms = it->second.floor_ms;
       s.cls = cls;
     }
-    s.ms = profile.step_ms + (std::isnan(ln_ns) ? 0.0 : key.work * std::exp(ln_ns) * 1e-6);
+    // Below the grid's smallest point a step still costs what the smallest
+    // measured one did (its fixed overheads), not a rate times less work.
+    s.ms = profile.step_ms + (std::isnan(ln_ns) ? 0.0 : std::max(key.work * std::exp(ln_ns) * 1e-6, floor_ms));
+    if (streaming) {
+      double bytes = 0;
+      const bool gather = step.op == ops::OpKind::gather || step.op == ops::OpKind::gatherElements ||
+                          step.op == ops::OpKind::gatherND;
+      for (size_t i = gather ? 1 : 0; i < step.inputs.size(); ++i) bytes += constant_bytes(step.inputs[i]);
+      s.ms = std::max(s.ms, bytes / (profile.dram_gbps * 1e6));
+    }
     if (warm) s.ms *= warm->Factor(key.cls);
     e.ms += s.ms;
     e.steps.push_back(std::move(s));

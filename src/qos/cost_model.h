@@ -11,7 +11,7 @@
 //   pool2d               window elements, output elements (one class per op)
 //   quantizedMatmul      M, K, N
 //   gru / lstm (+cells)  hidden size, per-step work
-//   attention            seqQ, seqKV, head size
+//   attention            seqQ, seqKV, head size, query heads, query heads per kv head
 //   everything else      its bytes, one class per op (reductions: also the
 //                        reduced length; fusedElementwise: also its length)
 // A class's grid holds ln(nanoseconds per unit of work) at calibrated points
@@ -20,7 +20,7 @@
 // point the rate stays). Interpolating a rate, not a time, keeps shapes far
 // beyond the grid sensible, and lets small shapes carry their overheads.
 //
-// Work is linear in steps: one key and one interpolation (2^d corners, d <= 4)
+// Work is linear in steps: one key and one interpolation (2^d corners, d <= 5)
 // per step.
 #pragma once
 
@@ -53,6 +53,7 @@ std::string FallbackClass(const std::string& cls);
 struct Grid {
   std::vector<std::vector<double>> axes;  // per coordinate, increasing log2 points
   std::vector<double> ln_ns;              // ln(ns per unit of work), row-major over axes; NaN: not measured
+  double floor_ms = 0;                    // the smallest shape's time: no step of the class takes less
   // Multilinear in the coordinates, clamped to the axes. NaN corners are
   // skipped (their weight goes to the others).
   double Interpolate(std::span<const double> x) const;
@@ -68,6 +69,10 @@ struct Profile {
   bool calibrated = false;     // false: the built-in conservative default
   double dispatch_ms = 0;      // per dispatch, beyond its steps
   double step_ms = 0;          // per step, beyond its grid (the default's only)
+  // Streaming constants (EstimateProgram): the memory bandwidth measured at
+  // these threads and the last-level cache's size; 0: not known.
+  double dram_gbps = 0;
+  double llc_bytes = 0;
   double calibration_seconds = 0;
   std::map<std::string, Grid> grids;
   // The public DAOP polyfill's model, calibrated alongside as the baseline:

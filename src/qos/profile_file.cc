@@ -55,12 +55,14 @@ void SaveProfile(const Profile& p, const std::filesystem::path& path) {
   j["calibrated"] = p.calibrated;
   j["dispatchMs"] = p.dispatch_ms;
   j["stepMs"] = p.step_ms;
+  j["dramGBps"] = p.dram_gbps;
+  j["llcBytes"] = p.llc_bytes;
   j["calibrationSeconds"] = p.calibration_seconds;
   json grids = json::object();
   for (const auto& [cls, g] : p.grids) {
     json values = json::array();
     for (double v : g.ln_ns) values.push_back(Number(v));
-    grids[cls] = {{"axesLog2", g.axes}, {"lnNsPerUnit", values}};
+    grids[cls] = {{"axesLog2", g.axes}, {"lnNsPerUnit", values}, {"floorMs", g.floor_ms}};
   }
   j["grids"] = grids;
   json lines = json::object();
@@ -95,16 +97,19 @@ std::optional<Profile> LoadProfile(const std::filesystem::path& path, std::strin
     p.calibrated = j.at("calibrated").get<bool>();
     p.dispatch_ms = j.at("dispatchMs").get<double>();
     p.step_ms = j.at("stepMs").get<double>();
+    p.dram_gbps = j.value("dramGBps", 0.0);
+    p.llc_bytes = j.value("llcBytes", 0.0);
     p.calibration_seconds = j.value("calibrationSeconds", 0.0);
     for (const auto& [cls, g] : j.at("grids").items()) {
       Grid grid;
       grid.axes = g.at("axesLog2").get<std::vector<std::vector<double>>>();
       for (const json& v : g.at("lnNsPerUnit")) grid.ln_ns.push_back(Number(v));
+      grid.floor_ms = g.value("floorMs", 0.0);
       if (grid.ln_ns.size() != grid.points()) throw std::runtime_error("grid '" + cls + "' has the wrong number of values");
       for (const auto& axis : grid.axes)
         if (axis.empty() || !std::is_sorted(axis.begin(), axis.end()))
           throw std::runtime_error("grid '" + cls + "' has an empty or unsorted axis");
-      if (grid.axes.size() > 4) throw std::runtime_error("grid '" + cls + "' has more than 4 axes");
+      if (grid.axes.size() > 5) throw std::runtime_error("grid '" + cls + "' has more than 5 axes");
       p.grids[cls] = std::move(grid);
     }
     const json lines = j.value("polyfillLines", json::object());  // (items() of a temporary would dangle)

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -39,7 +40,8 @@ void CalibrateUsage() {
       "  --device D         reference, cpu (default), gpu\n"
       "  --threads N        the contexts' numThreads to calibrate for (default: all cores)\n"
       "  --quick            each axis's end points only (seconds; a coarse profile)\n"
-      "  --only PREFIXES    only classes starting with one of these (e.g. matmul,conv2d)\n"
+      "  --only PREFIXES    only classes starting with one of these (e.g. matmul,conv2d); the other\n"
+      "                     classes of a stored profile of this machine are kept\n"
       "  --output FILE      write the profile here instead\n");
 }
 
@@ -96,10 +98,22 @@ int Calibrate(const Args& args) {
     bar.SetTotal(total);
     bar.Update(done, cls);
   };
-  const qos::Profile profile = qos::Calibrate(options);
+  qos::Profile profile = qos::Calibrate(options);
   bar.Done();
   const std::filesystem::path path =
       output.empty() ? qos::ProfilePath(qos::ProfileDirectory(), profile.device, profile.threads) : std::filesystem::path(output);
+  // --only re-measures some classes of the stored profile: the others stay.
+  std::string why_not;
+  std::optional<qos::Profile> stored;
+  if (!options.only.empty()) stored = qos::LoadProfile(path, &why_not);
+  if (stored && stored->machine == profile.machine && stored->engine_version == profile.engine_version &&
+      stored->threads == profile.threads) {
+    for (const auto& [cls, grid] : profile.grids)
+      for (const std::string& prefix : options.only)
+        if (cls.rfind(prefix, 0) == 0) stored->grids[cls] = grid;
+    stored->dispatch_ms = profile.dispatch_ms;
+    profile = std::move(*stored);
+  }
   qos::SaveProfile(profile, path);
   size_t points = 0;
   for (const auto& [cls, grid] : profile.grids) points += grid.points();
@@ -192,6 +206,7 @@ int Estimate(const Args& args) {
     double estimated = 0, measured = 0;
   };
   std::map<std::string, ClassError> by_class;
+  std::map<size_t, double> step_measured;  // per step, from one profiled dispatch
   if (measure > 0) {
     std::mt19937_64 rng(1);
     MLNamedTensors inputs, outputs;
@@ -219,6 +234,7 @@ int Estimate(const Args& args) {
     context.dispatch(loaded.graph, inputs, outputs, po);
     context.finish();
     const MLGraphProfile profile = loaded.graph.profile();
+    for (size_t s = 0; s < profile.steps.size() && s < d.steps.size(); ++s) step_measured[s] = profile.steps[s].ms;
     for (size_t s = 0; s < profile.steps.size() && s < d.steps.size(); ++s) {
       ClassError& c = by_class[d.steps[s].cls.empty() ? "(default rate)" : d.steps[s].cls];
       ++c.steps;
@@ -257,8 +273,10 @@ int Estimate(const Args& args) {
     std::printf("most expensive steps:\n");
     for (size_t i = 0; i < std::min(top, order.size()); ++i) {
       const internal::QoSStep& s = d.steps[order[i]];
-      std::printf("  %8.3f ms %5.1f%%  %-18s %-26s %s\n", s.ms, 100 * s.ms / d.ms, s.op.c_str(),
-                  s.cls.empty() ? "(default rate)" : s.cls.c_str(), s.label.c_str());
+      const auto m = step_measured.find(order[i]);
+      std::printf("  %8.3f ms %5.1f%%  %-18s %-26s %s%s\n", s.ms, 100 * s.ms / d.ms, s.op.c_str(),
+                  s.cls.empty() ? "(default rate)" : s.cls.c_str(), s.label.c_str(),
+                  m == step_measured.end() ? "" : ("  (measured " + std::to_string(m->second) + " ms)").c_str());
     }
   }
   return 0;
