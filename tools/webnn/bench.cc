@@ -132,22 +132,18 @@ OperandSpec ParseOperand(const std::string& text, bool constant, const std::stri
 
 BenchArgs ParseArgs(const Args& args) {
   BenchArgs b;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
-      return args[++i];
-    };
+  for (ArgWalker walk(args); walk.Next();) {
+    const std::string& a = walk.arg();
     if (a == "--help" || a == "-h") b.help = true;
     else if (a == "--shape" || a == "--const-shape")
-      b.operands.push_back(ParseOperand(value(), a == "--const-shape", a));
-    else if (a == "--arg") b.values.push_back(value());
-    else if (a == "--options") b.options = value();
-    else if (a == "--dtype") b.dtype = io::ToDataType(JsValue::String(value()), "--dtype");
-    else if (a == "--device") b.device = ParseDevice(value());
-    else if (a == "--threads") b.threads = ParseUint32(value(), "--threads");
+      b.operands.push_back(ParseOperand(walk.Value(), a == "--const-shape", a));
+    else if (a == "--arg") b.values.push_back(walk.Value());
+    else if (a == "--options") b.options = walk.Value();
+    else if (a == "--dtype") b.dtype = io::ToDataType(JsValue::String(walk.Value()), "--dtype");
+    else if (a == "--device") b.device = ParseDevice(walk.Value());
+    else if (a == "--threads") b.threads = ParseUint32(walk.Value(), "--threads");
     else if (a == "--samples") {
-      b.samples = ParseUint32(value(), "--samples");
+      b.samples = ParseUint32(walk.Value(), "--samples");
       if (b.samples == 0) throw std::invalid_argument("--samples: at least 1");
     } else if (a == "--json") b.json = true;
     else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option " + a + " (see --help)");

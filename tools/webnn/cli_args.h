@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +13,24 @@
 #include "webnn/types.h"
 
 namespace webnn::cli {
+
+// Walks a command's arguments: `for (ArgWalker walk(args); walk.Next();)`;
+// walk.arg() is the current one, walk.Value() takes the next as its value
+// (invalid_argument "--flag needs a value" when there is none).
+class ArgWalker {
+ public:
+  explicit ArgWalker(const std::vector<std::string>& args) : args_(args) {}
+  bool Next() { return ++i_ < args_.size(); }
+  const std::string& arg() const { return args_[i_]; }
+  const std::string& Value() {
+    if (i_ + 1 >= args_.size()) throw std::invalid_argument(arg() + " needs a value");
+    return args_[++i_];
+  }
+
+ private:
+  const std::vector<std::string>& args_;
+  size_t i_ = static_cast<size_t>(-1);  // Next() wraps it to 0
+};
 
 // "reference", "cpu", "gpu", "auto"; invalid_argument for another name.
 MLDeviceType ParseDevice(const std::string& s);

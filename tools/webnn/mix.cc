@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "cli_args.h"
 #include "commands.h"
 #include "core/shape.h"
 #include "io/js_value.h"
@@ -319,21 +320,17 @@ int Mix(const Args& args) {
   bool alone = false;
   double duration = 0;
   uint32_t threads = 0;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
-      return args[++i];
-    };
+  for (ArgWalker walk(args); walk.Next();) {
+    const std::string& a = walk.arg();
     if (a == "--help" || a == "-h") {
       Usage();
       return 0;
     } else if (a == "--alone") {
       alone = true;
     } else if (a == "--duration") {
-      duration = std::stod(value());
+      duration = std::stod(walk.Value());
     } else if (a == "--threads") {
-      threads = static_cast<uint32_t>(std::stoul(value()));
+      threads = static_cast<uint32_t>(std::stoul(walk.Value()));
     } else if (!a.empty() && a[0] == '-') {
       throw std::invalid_argument("unknown option " + a + " (see --help)");
     } else {

@@ -65,26 +65,22 @@ struct OracleArgs {
 
 OracleArgs ParseArgs(const Args& args) {
   OracleArgs o;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
-      return args[++i];
-    };
+  for (ArgWalker walk(args); walk.Next();) {
+    const std::string& a = walk.arg();
     auto assign = [&](std::map<std::string, std::string>& into, const char* flag) {
-      auto [k, v] = SplitAssign(value(), flag);
+      auto [k, v] = SplitAssign(walk.Value(), flag);
       if (!into.emplace(k, v).second) throw std::invalid_argument(std::string(flag) + " " + k + " given twice");
     };
     if (a == "--help" || a == "-h") o.help = true;
     else if (a == "--input") assign(o.inputs, "--input");
     else if (a == "--candidate") assign(o.candidates, "--candidate");
-    else if (a == "--weights") o.load.weights_path = value();
-    else if (a == "--manifest") o.load.manifest_path = value();
+    else if (a == "--weights") o.load.weights_path = walk.Value();
+    else if (a == "--manifest") o.load.manifest_path = walk.Value();
     else if (a == "--dim") {
-      auto [k, v] = SplitAssign(value(), "--dim");
+      auto [k, v] = SplitAssign(walk.Value(), "--dim");
       o.dims[k] = ParseUint32(v, "--dim " + k);
-    } else if (a == "--save-float64") o.save_dir = value();
-    else if (a == "--device-check") o.device_check = ParseDevice(value());
+    } else if (a == "--save-float64") o.save_dir = walk.Value();
+    else if (a == "--device-check") o.device_check = ParseDevice(walk.Value());
     else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option " + a + " (see --help)");
     else if (o.graph_path.empty()) o.graph_path = a;
     else throw std::invalid_argument("one graph file only, got '" + o.graph_path + "' and '" + a + "'");

@@ -317,19 +317,15 @@ int Run(const Args& args) {
   RunOptions run;
   io::GraphLoadOptions& load = run.load;
   std::string graph_path;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
-      return args[++i];
-    };
+  for (ArgWalker walk(args); walk.Next();) {
+    const std::string& a = walk.arg();
     if (a == "--help" || a == "-h") {
       Usage();
       return 0;
     } else if (a == "--device") {
-      context_options.device = ParseDevice(value());
+      context_options.device = ParseDevice(walk.Value());
     } else if (a == "--threads") {
-      context_options.numThreads = ParseUint32(value(), "--threads");
+      context_options.numThreads = ParseUint32(walk.Value(), "--threads");
     } else if (a == "--no-passes") {
       context_options.graphPasses = false;
     } else if (a == "--nhwc-layout") {
@@ -337,7 +333,7 @@ int Run(const Args& args) {
     } else if (a == "--int8-activations") {
       context_options.int8MatmulActivations = true;
     } else if (a == "--policy") {
-      const std::string& name = value();
+      const std::string& name = walk.Value();
       bool known = false;
       for (MLPowerPreference p : {MLPowerPreference::kDefault, MLPowerPreference::kHighPerformance,
                                   MLPowerPreference::kLowPower, MLPowerPreference::kFallback,
@@ -349,40 +345,40 @@ int Run(const Args& args) {
     } else if (a == "--strict-placement") {
       context_options.strictPlacement = true;
     } else if (a == "--weights") {
-      load.weights_path = value();
+      load.weights_path = walk.Value();
     } else if (a == "--stream-weights") {
-      load.stream_chunk_bytes = ParseBytes(value(), "--stream-weights");
+      load.stream_chunk_bytes = ParseBytes(walk.Value(), "--stream-weights");
     } else if (a == "--manifest") {
-      load.manifest_path = value();
+      load.manifest_path = walk.Value();
     } else if (a == "--input") {
-      auto [k, v] = SplitAssign(value(), "--input");
+      auto [k, v] = SplitAssign(walk.Value(), "--input");
       run.input_files[k] = v;
     } else if (a == "--reference") {
-      auto [k, v] = SplitAssign(value(), "--reference");
+      auto [k, v] = SplitAssign(walk.Value(), "--reference");
       run.reference_files[k] = v;
     } else if (a == "--dim") {
-      auto [k, v] = SplitAssign(value(), "--dim");
+      auto [k, v] = SplitAssign(walk.Value(), "--dim");
       run.dims[k] = ParseUint32(v, "--dim " + k);
     } else if (a == "--seed") {
-      run.seed = std::stoull(value());
+      run.seed = std::stoull(walk.Value());
     } else if (a == "--tolerance") {
-      run.tolerance = std::stod(value());
+      run.tolerance = std::stod(walk.Value());
     } else if (a == "--save") {
-      run.save_dir = value();
+      run.save_dir = walk.Value();
     } else if (a == "--staging-limit") {
-      context_options.constantStagingLimit = ParseBytes(value(), "--staging-limit");
+      context_options.constantStagingLimit = ParseBytes(walk.Value(), "--staging-limit");
     } else if (a == "--memory-limit") {
-      context_options.memoryLimit = ParseBytes(value(), "--memory-limit");
+      context_options.memoryLimit = ParseBytes(walk.Value(), "--memory-limit");
     } else if (a == "--memory") {
       run.print_memory = true;
     } else if (a == "--profile") {
       run.profile = true;
     } else if (a == "--iterations") {
-      run.iterations = std::max(1, std::stoi(value()));
+      run.iterations = std::max(1, std::stoi(walk.Value()));
     } else if (a == "--print") {
       run.print_values = true;
     } else if (a == "--print-limit") {
-      run.print_limit = ParseUint32(value(), "--print-limit");
+      run.print_limit = ParseUint32(walk.Value(), "--print-limit");
     } else if (!a.empty() && a[0] == '-') {
       throw std::invalid_argument("unknown option " + a + " (see --help)");
     } else {
