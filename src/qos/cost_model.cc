@@ -268,8 +268,9 @@ Estimate EstimateProgram(const Profile& profile, const ops::Program& program,
   Estimate e;
   e.ms = profile.dispatch_ms;
   e.steps.reserve(program.steps.size());
-  // Constants that do not stay in the last-level cache between dispatches
-  // (more of them than half of it) stream from memory on every dispatch
+  // Constants that do not stay in the cache between dispatches (more of
+  // them than half of what calibration measured it holds) stream from
+  // memory on every dispatch
   // (an LLM decoder's weights): a class's ".cold" grid answers where there
   // is one, and a step takes at least its constants' bytes over the
   // measured bandwidth. The other probes run on warm caches.

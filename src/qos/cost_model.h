@@ -70,7 +70,8 @@ struct Profile {
   double dispatch_ms = 0;      // per dispatch, beyond its steps
   double step_ms = 0;          // per step, beyond its grid (the default's only)
   // Streaming constants (EstimateProgram): the memory bandwidth measured at
-  // these threads and the last-level cache's size; 0: not known.
+  // these threads and the cache constants stay warm in (measured); 0: not
+  // known.
   double dram_gbps = 0;
   double llc_bytes = 0;
   double calibration_seconds = 0;

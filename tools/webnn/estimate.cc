@@ -65,30 +65,26 @@ void EstimateUsage() {
 int Calibrate(const Args& args) {
   qos::CalibrationOptions options;
   std::string output;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
-      return args[++i];
-    };
+  for (ArgWalker walk(args); walk.Next();) {
+    const std::string& a = walk.arg();
     if (a == "--help" || a == "-h") {
       CalibrateUsage();
       return 0;
     } else if (a == "--device") {
-      options.device = ParseDevice(value());
+      options.device = ParseDevice(walk.Value());
     } else if (a == "--threads") {
-      options.threads = ParseUint32(value(), "--threads");
+      options.threads = ParseUint32(walk.Value(), "--threads");
     } else if (a == "--quick") {
       options.quick = true;
     } else if (a == "--only") {
-      std::string list = value();
+      std::string list = walk.Value();
       for (size_t start = 0; start <= list.size();) {
         const size_t comma = std::min(list.find(',', start), list.size());
         if (comma > start) options.only.push_back(list.substr(start, comma - start));
         start = comma + 1;
       }
     } else if (a == "--output") {
-      output = value();
+      output = walk.Value();
     } else {
       throw std::invalid_argument("unknown option '" + a + "' (see webnn calibrate --help)");
     }
@@ -112,6 +108,8 @@ int Calibrate(const Args& args) {
       for (const std::string& prefix : options.only)
         if (cls.rfind(prefix, 0) == 0) stored->grids[cls] = grid;
     stored->dispatch_ms = profile.dispatch_ms;
+    stored->dram_gbps = profile.dram_gbps;
+    stored->llc_bytes = profile.llc_bytes;
     profile = std::move(*stored);
   }
   qos::SaveProfile(profile, path);
@@ -132,26 +130,22 @@ int Estimate(const Args& args) {
   int measure = 0;
   size_t top = 8;
   bool json = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
-      return args[++i];
-    };
+  for (ArgWalker walk(args); walk.Next();) {
+    const std::string& a = walk.arg();
     if (a == "--help" || a == "-h") {
       EstimateUsage();
       return 0;
     } else if (a == "--device") {
-      co.device = ParseDevice(value());
+      co.device = ParseDevice(walk.Value());
     } else if (a == "--threads") {
-      co.numThreads = ParseUint32(value(), "--threads");
+      co.numThreads = ParseUint32(walk.Value(), "--threads");
     } else if (a == "--dim") {
-      auto [k, v] = SplitAssign(value(), "--dim");
+      auto [k, v] = SplitAssign(walk.Value(), "--dim");
       dims[k] = ParseUint32(v, "--dim " + k);
     } else if (a == "--steps") {
-      top = ParseUint32(value(), "--steps");
+      top = ParseUint32(walk.Value(), "--steps");
     } else if (a == "--measure") {
-      measure = static_cast<int>(ParseUint32(value(), "--measure"));
+      measure = static_cast<int>(ParseUint32(walk.Value(), "--measure"));
     } else if (a == "--json") {
       json = true;
     } else if (!a.empty() && a[0] == '-') {
