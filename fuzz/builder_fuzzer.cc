@@ -3,7 +3,8 @@
 // from what exists so far, positional values and options dictionaries of
 // random members and values, through the same binding as the WPT vectors
 // and graph files (io/op_binding.h: WebIDL conversions, then MLGraphBuilder).
-// Graphs that build are dispatched on the reference device when small: graph
+// Every graph that builds is estimated (estimateQoS). Graphs that build are
+// dispatched on the reference device when small: graph
 // inputs and outputs of at most 1 MiB, and a bounded amount of work (WorkOf),
 // as I/O alone bounds badly: a convTranspose2d of a 181x181 input by a 181x181
 // filter (786 KB in and out) is 1.1e9 multiply-adds, 4.8 s on the reference
@@ -222,6 +223,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       outs["out" + std::to_string(n)] = pool[pool.size() - 1 - in.Below(static_cast<uint32_t>(pool.size()))];
     webnn::MLGraph graph = builder.build(outs);
     ++stats.graphs;
+    // DAOP estimates any graph that builds, however large its shapes (the
+    // cost model must stay finite and linear for hostile descriptions).
+    context.estimateQoS(graph);
     // Small graphs run: zeros in, every output read back.
     uint64_t bytes = 0;
     webnn::MLNamedTensors tin, tout;

@@ -356,6 +356,21 @@ TEST_CASE("C API: weightless constants and dynamic dimensions", "[capi][device]"
   shape_in[0].shape = five;
   CHECK(wnnGraph_computeShapes(g, shape_in, 1, shape_out, 1, ctx.error) == WNNErrorType_TypeError);
 
+  // DAOP: a weightless graph is estimated before its weights are bound, for
+  // the shapes the descriptors give (a tiny graph: excellent on any device).
+  WNNPerformanceTier tier = WNNPerformanceTier_Poor;
+  WNNNamedOperandDescriptor qd[] = {{"x", {WNNOperandDataType_Float32, 2, two, nullptr}}};
+  REQUIRE(wnnContext_estimateQoS(ctx.handle, g, qd, 1, &tier, ctx.error) == WNNErrorType_NoError);
+  CHECK(tier == WNNPerformanceTier_Excellent);
+  WNNBool meets = 0;
+  REQUIRE(wnnContext_meetsRequirement(ctx.handle, g, WNNPerformanceTier_Good, qd, 1, &meets, ctx.error) ==
+          WNNErrorType_NoError);
+  CHECK(meets == 1);
+  CHECK(wnnContext_estimateQoS(ctx.handle, g, nullptr, 0, &tier, ctx.error) == WNNErrorType_TypeError);  // n unknown
+  CHECK(std::string(wnnError_message(ctx.error)).find("'x'") != std::string::npos);
+  CHECK(wnnContext_meetsRequirement(ctx.handle, g, static_cast<WNNPerformanceTier>(9), qd, 1, &meets, ctx.error) ==
+        WNNErrorType_TypeError);
+
   const float weights[3] = {0.5f, -2.0f, 3.0f};
   REQUIRE(wnnGraph_setConstantData(g, "w", weights, sizeof weights, ctx.error) == WNNErrorType_NoError);
   for (uint32_t n : {2u, 4u}) {

@@ -345,6 +345,9 @@ typedef struct WNNContextOptions {
   /* Opt-in, inexact: the cpu device's quantized matmuls of <= 4 rows quantize
    * their activations to int8 (MLContextOptions::int8MatmulActivations). */
   WNNBool int8MatmulActivations;
+  /* DAOP warm profiling: dispatches refine the context's QoS cost model
+   * (MLContextOptions::qosWarmProfiling). */
+  WNNBool qosWarmProfiling;
 } WNNContextOptions;
 
 typedef struct WNNDeviceInfo {
@@ -419,6 +422,33 @@ WNN_EXPORT WNNErrorType wnnContext_readTensorAsync(WNNContext context, WNNTensor
 /* DAOP: binds weightless constants by label; dispatch is refused until all are. */
 WNN_EXPORT WNNErrorType wnnContext_bindConstants(WNNContext context, WNNGraph graph, const WNNNamedBuffer* constants,
                                                  size_t constantCount, WNNError error);
+
+/* DAOP (extension; MLContext::estimateQoS, shared/spec/PROPOSALS.md): the
+ * performance tier of one dispatch of `graph`, estimated by the context's
+ * cost model without running it (weightless graphs too). `inputDescriptors`
+ * give concrete shapes of inputs (required for inputs with named dynamic
+ * dimensions; each descriptor's dimensionNames must be NULL). */
+typedef enum WNNPerformanceTier WNN_ENUM_BASE {
+  WNNPerformanceTier_Excellent = 0, /* < 16 ms */
+  WNNPerformanceTier_Good = 1,      /* < 100 ms */
+  WNNPerformanceTier_Fair = 2,      /* < 1 s */
+  WNNPerformanceTier_Moderate = 3,  /* < 10 s */
+  WNNPerformanceTier_Slow = 4,      /* < 30 s */
+  WNNPerformanceTier_VerySlow = 5,  /* < 60 s */
+  WNNPerformanceTier_Poor = 6,
+  WNNPerformanceTier_Force32 = 0x7FFFFFFF
+} WNNPerformanceTier;
+typedef struct WNNNamedOperandDescriptor {
+  const char* name;
+  WNNOperandDescriptor descriptor;
+} WNNNamedOperandDescriptor;
+WNN_EXPORT WNNErrorType wnnContext_estimateQoS(WNNContext context, WNNGraph graph,
+                                               const WNNNamedOperandDescriptor* inputDescriptors,
+                                               size_t inputDescriptorCount, WNNPerformanceTier* tier, WNNError error);
+WNN_EXPORT WNNErrorType wnnContext_meetsRequirement(WNNContext context, WNNGraph graph,
+                                                    WNNPerformanceTier requiredTier,
+                                                    const WNNNamedOperandDescriptor* inputDescriptors,
+                                                    size_t inputDescriptorCount, WNNBool* meets, WNNError error);
 
 /* opSupportLimits(): data types as a mask of bits (1u << WNNOperandDataType_X). */
 typedef struct WNNTensorLimits {

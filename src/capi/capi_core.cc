@@ -318,6 +318,7 @@ WNNContext wnnML_createContext(const WNNContextOptions* options, WNNError error)
       if (options->constantStagingLimit != 0) o.constantStagingLimit = options->constantStagingLimit;
       o.strictPlacement = options->strictPlacement != 0;
       o.int8MatmulActivations = options->int8MatmulActivations != 0;
+      o.qosWarmProfiling = options->qosWarmProfiling != 0;
       if (auto hint = ToLatencyHint(options->latencyHint, "createContext")) o.latencyHint = *hint;
       o.logLevel = ToLogLevel(options->logLevel);
       if (options->logCallback) {
@@ -513,6 +514,54 @@ WNNErrorType wnnContext_bindConstants(WNNContext context, WNNGraph graph, const 
       buffers[constants[i].name] = ToBuffer(constants[i].data, constants[i].byteLength, f);
     }
     c.bindConstants(GraphOf(graph, f), buffers);
+  });
+}
+
+namespace {
+
+MLQoSOptions ToQoSOptions(const WNNNamedOperandDescriptor* descriptors, size_t count, const char* f) {
+  if (count > 0) RequireNonNull(descriptors, f, "inputDescriptors");
+  MLQoSOptions o;
+  for (size_t i = 0; i < count; ++i) {
+    RequireNonNull(descriptors[i].name, f, "an input descriptor's name");
+    o.inputDescriptors[descriptors[i].name] = ToOperandDescriptor(&descriptors[i].descriptor, f);
+  }
+  return o;
+}
+
+static_assert(static_cast<int>(WNNPerformanceTier_VerySlow) == static_cast<int>(MLPerformanceTier::kVerySlow) &&
+              static_cast<int>(WNNPerformanceTier_Poor) == static_cast<int>(MLPerformanceTier::kPoor));
+
+MLPerformanceTier ToTier(WNNPerformanceTier tier, const char* f) {
+  if (static_cast<uint32_t>(tier) > static_cast<uint32_t>(WNNPerformanceTier_Poor))
+    throw TypeError(std::string(f) + ": requiredTier " + std::to_string(static_cast<uint32_t>(tier)) +
+                    " is not a WNNPerformanceTier");
+  return static_cast<MLPerformanceTier>(tier);
+}
+
+}  // namespace
+
+WNNErrorType wnnContext_estimateQoS(WNNContext context, WNNGraph graph, const WNNNamedOperandDescriptor* inputDescriptors,
+                                    size_t inputDescriptorCount, WNNPerformanceTier* tier, WNNError error) {
+  return GuardStatus(error, [&] {
+    const char* f = "estimateQoS";
+    RequireNonNull(tier, f, "tier");
+    const MLQoSReport r =
+        ContextOf(context, f).estimateQoS(GraphOf(graph, f), ToQoSOptions(inputDescriptors, inputDescriptorCount, f));
+    *tier = static_cast<WNNPerformanceTier>(r.performanceTier);
+  });
+}
+
+WNNErrorType wnnContext_meetsRequirement(WNNContext context, WNNGraph graph, WNNPerformanceTier requiredTier,
+                                         const WNNNamedOperandDescriptor* inputDescriptors,
+                                         size_t inputDescriptorCount, WNNBool* meets, WNNError error) {
+  return GuardStatus(error, [&] {
+    const char* f = "meetsRequirement";
+    RequireNonNull(meets, f, "meets");
+    *meets = ContextOf(context, f).meetsRequirement(GraphOf(graph, f), ToTier(requiredTier, f),
+                                                    ToQoSOptions(inputDescriptors, inputDescriptorCount, f))
+                 ? 1
+                 : 0;
   });
 }
 
