@@ -7,7 +7,7 @@
 #     against the reference device on random shapes, tails, broadcasting,
 #     NaN/Inf, every data type) and the WPT conformance vectors;
 #   - the api, io, memory, scheduler, placement, streaming, profile, C API,
-#     log, oracle, graph-pass and robustness tests, on cpu;
+#     log, oracle, graph-pass, robustness and DAOP (qos) tests, on cpu;
 #   - each fuzzer's standalone driver: its seeds and 3000 mutations.
 # To keep it short (CI is the goal) the build is lean: GCC, -O1, the gpu
 # device left out (the Vulkan driver is not instrumented), and the cpu kernels
@@ -45,8 +45,8 @@ for device in cpu reference; do
   echo "== ASan+UBSan: [device] and [conformance] on $device"
   "$tests" --device "$device" "[device],[conformance]"
 done
-echo "== ASan+UBSan: api, io, memory, scheduler, placement, streaming, profile, C API, log, oracle, passes, robustness on cpu"
-"$tests" --device cpu "[api],[io],[memory],[scheduler],[placement],[streaming],[profile],[capi],[log],[oracle],[passes],[robustness]"
+echo "== ASan+UBSan: api, io, memory, scheduler, placement, streaming, profile, C API, log, oracle, passes, robustness, qos on cpu"
+"$tests" --device cpu "[api],[io],[memory],[scheduler],[placement],[streaming],[profile],[capi],[log],[oracle],[passes],[robustness],[qos]"
 for t in builder:builder capi:capi graph_file:graph npy:npy weights:weights; do
   IFS=: read -r name corpus <<<"$t"
   echo "== ASan+UBSan: fuzz_$name (seeds + 3000 mutations)"
