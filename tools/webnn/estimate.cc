@@ -32,7 +32,7 @@ void CalibrateUsage() {
       "\n"
       "Measures the cost model behind estimateQoS() on this machine: one-op graphs at the points of\n"
       "every op class's grid (matmul M x K x N, conv2d channels x taps x pixels, ..., every other op by\n"
-      "its bytes), timed from their profiled step times; about 1000 points, at most ~90 s. The\n"
+      "its bytes), timed from their profiled step times; about 2100 points, 35-50 s on a 2-core Xeon. The\n"
       "profile goes to $WEBNN_QOS_DIR, else $XDG_CACHE_HOME/webnn, else ~/.cache/webnn, as\n"
       "qos-<device>-<threads>t.json, and is used by contexts on the same device, machine, engine\n"
       "version and thread count.\n"
