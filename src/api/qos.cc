@@ -2,8 +2,6 @@
 // cost model (qos::ContextModel).
 #include "api/qos.h"
 
-#include <atomic>
-
 #include "api/impl.h"
 #include "core/shape.h"
 #include "core/strings.h"

@@ -30,6 +30,12 @@ inline constexpr int kOpKindCount = kOpCount
 // True for ops of internal_op_list.inc (created by graph passes only).
 constexpr bool IsInternalOp(OpKind op) { return static_cast<int>(op) >= kOpCount; }
 
+// The Gather family: reads its indices and the input elements they name,
+// not its whole input (what step costs and the QoS model count).
+constexpr bool IsGather(OpKind op) {
+  return op == OpKind::gather || op == OpKind::gatherElements || op == OpKind::gatherND;
+}
+
 std::string_view OpName(OpKind op);      // "conv2d"
 std::string_view OpFamily(OpKind op);    // "Conv2d"
 // WebNN operators only: internal ops have no name a graph file may use.

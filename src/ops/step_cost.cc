@@ -15,7 +15,7 @@ StepCost CostOf(const Program& program, const ProgramStep& step, std::span<const
   auto bytes = [&](int32_t v) {
     return v < 0 ? 0.0 : static_cast<double>(ByteLengthFor(program.values[v].desc.type, core::ElementCount(shapes[v])));
   };
-  if (step.op == OpKind::gather || step.op == OpKind::gatherElements || step.op == OpKind::gatherND) {
+  if (IsGather(step.op)) {
     // A gather reads the indices and the elements it gathers (as many as it
     // writes), not its whole input: an embedding lookup of one token reads
     // one row of a 544 MB table.

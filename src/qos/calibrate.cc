@@ -420,7 +420,6 @@ class ProbeRun {
       if (k.cls != cls) continue;
       steps_.push_back(s);
       work_ += k.work;
-      if (x_.empty()) x_ = k.x;
     }
   }
   ~ProbeRun() { graph_.destroy(); }
@@ -443,7 +442,6 @@ class ProbeRun {
   }
   bool found() const { return !steps_.empty() && work_ > 0; }
   double work() const { return work_; }
-  const std::vector<double>& x() const { return x_; }
 
  private:
   MLContext& context_;
@@ -451,7 +449,6 @@ class ProbeRun {
   MLNamedTensors inputs_, outputs_;
   std::vector<size_t> steps_;
   double work_ = 0;
-  std::vector<double> x_;
 };
 
 // Points of a grid that were not measured (too much work or memory for a

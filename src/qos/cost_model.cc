@@ -139,7 +139,7 @@ StepKey KeyOf(const ops::Program& program, const ops::ProgramStep& step,
   // The coordinate is the largest operand's element count (calibration
   // builds each op's probe to a given one), the work its bytes.
   double largest = 0;
-  const bool gather = step.op == OpKind::gather || step.op == OpKind::gatherElements || step.op == OpKind::gatherND;
+  const bool gather = ops::IsGather(step.op);
   for (const auto* list : {&step.inputs, &step.outputs})
     for (size_t i = 0; i < list->size(); ++i)
       // (a gather's input is not read whole: its indices and output count)
@@ -270,10 +270,10 @@ Estimate EstimateProgram(const Profile& profile, const ops::Program& program,
   e.steps.reserve(program.steps.size());
   // Constants that do not stay in the cache between dispatches (more of
   // them than half of what calibration measured it holds) stream from
-  // memory on every dispatch
-  // (an LLM decoder's weights): a class's ".cold" grid answers where there
-  // is one, and a step takes at least its constants' bytes over the
-  // measured bandwidth. The other probes run on warm caches.
+  // memory on every dispatch (an LLM decoder's weights): a class's ".cold"
+  // grid answers where there is one, and a step takes at least its
+  // constants' bytes over the measured bandwidth. The other probes run on
+  // warm caches.
   auto constant_bytes = [&](int32_t v) {
     return v >= 0 && program.values[v].kind == ops::ProgramValue::Kind::kConstant
                ? static_cast<double>(ByteLengthFor(program.values[v].desc.type, core::ElementCount(shapes[v])))
@@ -306,9 +306,7 @@ Estimate EstimateProgram(const Profile& profile, const ops::Program& program,
     s.ms = profile.step_ms + (std::isnan(ln_ns) ? 0.0 : std::max(key.work * std::exp(ln_ns) * 1e-6, floor_ms));
     if (streaming) {
       double bytes = 0;
-      const bool gather = step.op == ops::OpKind::gather || step.op == ops::OpKind::gatherElements ||
-                          step.op == ops::OpKind::gatherND;
-      for (size_t i = gather ? 1 : 0; i < step.inputs.size(); ++i) bytes += constant_bytes(step.inputs[i]);
+      for (size_t i = ops::IsGather(step.op) ? 1 : 0; i < step.inputs.size(); ++i) bytes += constant_bytes(step.inputs[i]);
       s.ms = std::max(s.ms, bytes / (profile.dram_gbps * 1e6));
     }
     if (warm) s.ms *= warm->Factor(key.cls);
