@@ -47,7 +47,8 @@ std::vector<std::vector<uint32_t>> ProgramShapes(const GraphImpl& g, const MLQoS
   if (g.ir->HasDynamicDimensions()) {
     for (const auto& [name, id] : g.inputs)
       if (!input_shapes.count(name))
-        throw TypeError(StrCat(method, ": input '", name, "' has dynamic dimensions; give its shape in inputDescriptors"));
+        throw TypeError(
+            StrCat(method, ": input '", name, "' has dynamic dimensions; give its shape in inputDescriptors"));
     operand_shapes = g.ir->InferConcreteShapes(input_shapes, g.nodes);
   } else {
     for (const auto& [name, shape] : input_shapes)

@@ -324,7 +324,8 @@ MLOperand BuildBytesOp(ProbeGraph& g, OpKind op, uint32_t n, uint32_t r) {
       return b.resample2d(g.Input({1, 16, side, side}), o);
     }
     case OpKind::quantizeLinear: return b.quantizeLinear(x2(), g.Const({1, 1}), g.Const({1, 1}, kU8));
-    case OpKind::dequantizeLinear: return b.dequantizeLinear(g.Input({rows, 256}, kU8), g.Const({1, 1}), g.Const({1, 1}, kU8));
+    case OpKind::dequantizeLinear:
+      return b.dequantizeLinear(g.Input({rows, 256}, kU8), g.Const({1, 1}), g.Const({1, 1}, kU8));
     case OpKind::batchNormalization:
       return b.batchNormalization(g.Input({1, 64, n / 64}), g.Const({64}), g.Const({64}));
     case OpKind::instanceNormalization: {
@@ -695,7 +696,8 @@ Profile Calibrate(const CalibrationOptions& options) {
       } else {
         out = BuildBytesOp(g, *ops::ParseOpKind(name), n, 1);
       }
-      ProbeRun run(context, g, out, name == "conv2d" ? "conv2d" : name == "averagePool2d" ? "averagePool2d" : "bytes." + name);
+      const std::string cls = name == "conv2d" || name == "averagePool2d" ? name : "bytes." + name;
+      ProbeRun run(context, g, out, cls);
       const Timing t = Measure([&] { return run.Run(); }, timing);
       points.push_back({std::log(elements), std::log(std::max(t.median_ms, 1e-6))});
       if (options.progress) options.progress(++done, total, std::string("polyfill ") + op);

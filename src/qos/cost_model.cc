@@ -39,7 +39,8 @@ StepKey KeyOf(const ops::Program& program, const ops::ProgramStep& step,
   auto elements = [&](const std::vector<uint32_t>& s) { return static_cast<double>(core::ElementCount(s)); };
   const std::vector<uint32_t>& out = step.outputs.empty() ? shape(99) : shapes[step.outputs[0]];
   const MLOperandDataType type =
-      step.inputs.empty() || step.inputs[0] < 0 ? MLOperandDataType::kFloat32 : program.values[step.inputs[0]].desc.type;
+      step.inputs.empty() || step.inputs[0] < 0 ? MLOperandDataType::kFloat32
+                                                : program.values[step.inputs[0]].desc.type;
   const bool b_constant = step.inputs.size() > 1 && step.inputs[1] >= 0 &&
                           program.values[step.inputs[1]].kind == ops::ProgramValue::Kind::kConstant;
   // Products, convolutions and recurrent networks are measured in flops, the
@@ -54,8 +55,9 @@ StepKey KeyOf(const ops::Program& program, const ops::ProgramStep& step,
       if (step.op == OpKind::gemm && ops::AttrsAs<ops::GemmAttrs>(*step.attrs).aTranspose) kdim = a[0];
       const double n = out.back();
       const double m = elements(out) / std::max(n, 1.0);
-      k.cls = step.op == OpKind::quantizedMatmul ? "quantizedMatmul"
-                                                 : std::string(b_constant ? "matmul" : "matmul.dynamic") + TypeSuffix(type);
+      k.cls = step.op == OpKind::quantizedMatmul
+                  ? "quantizedMatmul"
+                  : std::string(b_constant ? "matmul" : "matmul.dynamic") + TypeSuffix(type);
       k.x = {L2(m), L2(kdim), L2(n)};
       k.work = cost.flops;
       return k;
@@ -95,7 +97,8 @@ StepKey KeyOf(const ops::Program& program, const ops::ProgramStep& step,
     case OpKind::maxPool2d:
     case OpKind::l2Pool2d: {
       if (shape(0).size() != 4) break;
-      const ops::Pool2dGeometry g = ops::ComputePool2dGeometry(ops::AttrsAs<ops::Pool2dAttrs>(*step.attrs), shape(0), out);
+      const ops::Pool2dGeometry g =
+          ops::ComputePool2dGeometry(ops::AttrsAs<ops::Pool2dAttrs>(*step.attrs), shape(0), out);
       const double window = static_cast<double>(g.window_h) * g.window_w;
       k.cls = std::string(ops::OpName(step.op)) + TypeSuffix(type);
       k.x = {L2(window), L2(elements(out))};
@@ -306,7 +309,8 @@ Estimate EstimateProgram(const Profile& profile, const ops::Program& program,
     s.ms = profile.step_ms + (std::isnan(ln_ns) ? 0.0 : std::max(key.work * std::exp(ln_ns) * 1e-6, floor_ms));
     if (streaming) {
       double bytes = 0;
-      for (size_t i = ops::IsGather(step.op) ? 1 : 0; i < step.inputs.size(); ++i) bytes += constant_bytes(step.inputs[i]);
+      for (size_t i = ops::IsGather(step.op) ? 1 : 0; i < step.inputs.size(); ++i)
+        bytes += constant_bytes(step.inputs[i]);
       s.ms = std::max(s.ms, bytes / (profile.dram_gbps * 1e6));
     }
     if (warm) s.ms *= warm->Factor(key.cls);
@@ -321,9 +325,12 @@ double PolyfillEstimateMs(const Profile& profile, const ops::Program& program,
   double ms = 0.5 + 0.005 * static_cast<double>(program.steps.size());
   for (const ops::ProgramStep& step : program.steps) {
     auto it = profile.polyfill_lines.find(std::string(ops::OpName(step.op)));
-    const double n =
-        step.inputs.empty() || step.inputs[0] < 0 ? 1.0 : static_cast<double>(core::ElementCount(shapes[step.inputs[0]]));
-    ms += it == profile.polyfill_lines.end() ? 0.1 : std::exp(it->second.first + it->second.second * std::log(std::max(n, 1.0)));
+    const double n = step.inputs.empty() || step.inputs[0] < 0
+                         ? 1.0
+                         : static_cast<double>(core::ElementCount(shapes[step.inputs[0]]));
+    ms += it == profile.polyfill_lines.end()
+              ? 0.1
+              : std::exp(it->second.first + it->second.second * std::log(std::max(n, 1.0)));
   }
   return ms;
 }

@@ -105,7 +105,8 @@ std::optional<Profile> LoadProfile(const std::filesystem::path& path, std::strin
       grid.axes = g.at("axesLog2").get<std::vector<std::vector<double>>>();
       for (const json& v : g.at("lnNsPerUnit")) grid.ln_ns.push_back(Number(v));
       grid.floor_ms = g.value("floorMs", 0.0);
-      if (grid.ln_ns.size() != grid.points()) throw std::runtime_error("grid '" + cls + "' has the wrong number of values");
+      if (grid.ln_ns.size() != grid.points())
+        throw std::runtime_error("grid '" + cls + "' has the wrong number of values");
       for (const auto& axis : grid.axes)
         if (axis.empty() || !std::is_sorted(axis.begin(), axis.end()))
           throw std::runtime_error("grid '" + cls + "' has an empty or unsorted axis");

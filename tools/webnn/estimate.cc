@@ -96,8 +96,9 @@ int Calibrate(const Args& args) {
   };
   qos::Profile profile = qos::Calibrate(options);
   bar.Done();
-  const std::filesystem::path path =
-      output.empty() ? qos::ProfilePath(qos::ProfileDirectory(), profile.device, profile.threads) : std::filesystem::path(output);
+  const std::filesystem::path path = output.empty()
+                                         ? qos::ProfilePath(qos::ProfileDirectory(), profile.device, profile.threads)
+                                         : std::filesystem::path(output);
   // --only re-measures some classes of the stored profile: the others stay.
   std::string why_not;
   std::optional<qos::Profile> stored;
@@ -207,7 +208,8 @@ int Estimate(const Args& args) {
     for (const auto& [name, shape] : input_shapes) {
       const MLOperandDataType type = loaded.inputs.at(name).dataType;
       MLTensor t = context.createTensor({type, shape, false, true});
-      context.writeTensor(t, MLBufferSource(std::span<const std::byte>(RandomData(type, core::ElementCount(shape), rng))));
+      const std::vector<std::byte> data = RandomData(type, core::ElementCount(shape), rng);
+      context.writeTensor(t, MLBufferSource(std::span<const std::byte>(data)));
       inputs[name] = t;
     }
     for (const auto& [name, shape] : loaded.graph.computeShapes(input_shapes))
@@ -238,7 +240,8 @@ int Estimate(const Args& args) {
   }
 
   if (json) {
-    std::printf("{\"graph\": \"%s\", \"device\": \"%s\", \"tier\": \"%s\", \"estimatedMs\": %.6g, \"polyfillMs\": %.6g, "
+    std::printf("{\"graph\": \"%s\", \"device\": \"%s\", \"tier\": \"%s\", \"estimatedMs\": %.6g, "
+                "\"polyfillMs\": %.6g, "
                 "\"measuredMs\": %s, \"steps\": %zu, \"estimateCallMs\": %.4f, \"calibrated\": %s}\n",
                 graph_path.c_str(), context.deviceName().c_str(), std::string(ToString(d.tier)).c_str(), d.ms,
                 d.polyfill_ms, std::isnan(measured_ms) ? "null" : std::to_string(measured_ms).c_str(), d.steps.size(),
