@@ -15,6 +15,7 @@
 #include "ops/op_kind.h"
 #include "qos/microbench.h"
 #include "qos/peak.h"
+#include "qos/probe.h"
 #include "qos/profile_file.h"
 #include "scheduler/cpu_threads.h"
 
@@ -28,53 +29,15 @@ constexpr MLOperandDataType kF32 = MLOperandDataType::kFloat32;
 constexpr MLOperandDataType kU8 = MLOperandDataType::kUint8;
 constexpr MLOperandDataType kI32 = MLOperandDataType::kInt32;
 
-// A probe's one-op graph under construction. Graph inputs get data at
-// dispatch: floats in [0.5, 1.5) (no NaN from log/sqrt/pow, no subnormals
-// to slow anything down), integers 0 (valid indices for every gather and
-// scatter), so the kernels take their common paths.
-class ProbeGraph {
- public:
-  explicit ProbeGraph(const MLContext& context) : builder_(context) {}
-  MLGraphBuilder& b() { return builder_; }
-  MLOperand Input(const Dims& shape, MLOperandDataType type = kF32) {
-    const std::string name = "in" + std::to_string(inputs_.size());
-    inputs_.push_back({name, type, shape});
-    return builder_.input(name, {type, {shape.begin(), shape.end()}});
-  }
-  MLOperand Const(const Dims& shape, MLOperandDataType type = kF32) {
-    std::vector<std::byte> bytes = Data(type, shape);
-    return builder_.constant({type, {shape.begin(), shape.end()}}, MLBufferSource(std::span<const std::byte>(bytes)));
-  }
-  struct InputSpec {
-    std::string name;
-    MLOperandDataType type;
-    Dims shape;
+// The steps of cost-model class `cls`, with their work.
+StepMatch ClassSteps(const std::string& cls) {
+  return [cls](const ops::Program& program, const ops::ProgramStep& step,
+               const std::vector<std::vector<uint32_t>>& shapes) -> std::optional<double> {
+    const StepKey k = KeyOf(program, step, shapes);
+    if (k.cls != cls) return std::nullopt;
+    return k.work;
   };
-  const std::vector<InputSpec>& inputs() const { return inputs_; }
-
-  static std::vector<std::byte> Data(MLOperandDataType type, const Dims& shape) {
-    uint64_t n = 1;
-    for (uint32_t d : shape) n *= d;
-    if (type != kF32) return std::vector<std::byte>(ByteLengthFor(type, n));
-    // One random block repeated: generating 16M random floats per probe
-    // took longer than timing it.
-    static const std::vector<float> block = [] {
-      std::vector<float> v(4096);
-      std::mt19937 rng(7);
-      std::uniform_real_distribution<float> u(0.5f, 1.5f);
-      for (float& x : v) x = u(rng);
-      return v;
-    }();
-    std::vector<std::byte> bytes(n * 4);
-    for (uint64_t i = 0; i < n; i += block.size())
-      std::memcpy(bytes.data() + i * 4, block.data(), std::min<uint64_t>(block.size(), n - i) * 4);
-    return bytes;
-  }
-
- private:
-  MLGraphBuilder builder_;
-  std::vector<InputSpec> inputs_;
-};
+}
 
 // Builds the graph of one grid point (coordinates in real units); false when
 // the point is not built (too much work or memory for a probe).
@@ -398,60 +361,6 @@ std::vector<Probe> BytesProbes() {
   return probes;
 }
 
-// One probe graph built on the context, with its tensors, and the sum of the
-// profiled times of its steps in the probed class.
-class ProbeRun {
- public:
-  ProbeRun(MLContext& context, ProbeGraph& g, const MLOperand& out, const std::string& cls) : context_(context) {
-    graph_ = g.b().build({{"out", out}});
-    for (const auto& in : g.inputs()) {
-      MLTensor t = context.createTensor({in.type, in.shape, false, true});
-      context.writeTensor(t, MLBufferSource(std::span<const std::byte>(ProbeGraph::Data(in.type, in.shape))));
-      inputs_[in.name] = t;
-    }
-    const MLOperandDescriptor od = graph_.outputDescriptors().at("out");
-    Dims shape;
-    for (const auto& d : od.shape) shape.push_back(d.size());
-    outputs_["out"] = context.createTensor({od.dataType, shape, true, false});
-    const auto& exe = *static_cast<internal::GraphImpl&>(*graph_.impl()).executable;
-    Run();  // the shapes of the program's values, from a profiled run
-    const auto profile = exe.last_profile();
-    for (size_t s = 0; s < exe.program().steps.size(); ++s) {
-      StepKey k = KeyOf(exe.program(), exe.program().steps[s], profile.shapes);
-      if (k.cls != cls) continue;
-      steps_.push_back(s);
-      work_ += k.work;
-    }
-  }
-  ~ProbeRun() { graph_.destroy(); }
-  // Milliseconds of the probed steps in one dispatch.
-  double Run() {
-    MLDispatchOptions o;
-    o.profile = true;
-    context_.dispatch(graph_, inputs_, outputs_, o);
-    context_.finish();
-    const auto& exe = *static_cast<internal::GraphImpl&>(*graph_.impl()).executable;
-    const auto profile = exe.last_profile();
-    double ms = 0;
-    for (size_t s : steps_) ms += profile.step_ms[s];
-    return ms;
-  }
-  // The whole dispatch, by wall clock.
-  void Dispatch() {
-    context_.dispatch(graph_, inputs_, outputs_);
-    context_.finish();
-  }
-  bool found() const { return !steps_.empty() && work_ > 0; }
-  double work() const { return work_; }
-
- private:
-  MLContext& context_;
-  MLGraph graph_;
-  MLNamedTensors inputs_, outputs_;
-  std::vector<size_t> steps_;
-  double work_ = 0;
-};
-
 // Points of a grid that were not measured (too much work or memory for a
 // probe) take the value of the nearest measured point that is no larger on
 // any axis (work grows along every axis, and rates level off with size), or
@@ -610,7 +519,7 @@ Profile Calibrate(const CalibrationOptions& options) {
         MLOperand out;
         if (probe.build(g, point, out)) {
           // (a ".cold" class times the steps of its plain class)
-          ProbeRun run(context, g, out, probe.cold ? FallbackClass(probe.cls) : probe.cls);
+          ProbeRun run(context, g, out, ClassSteps(probe.cold ? FallbackClass(probe.cls) : probe.cls));
           if (run.found()) {
             TimingOptions cold_timing = timing;
             cold_timing.min_samples = std::max(timing.min_samples, 5);
@@ -655,7 +564,7 @@ Profile Calibrate(const CalibrationOptions& options) {
   {
     ProbeGraph g(context);
     MLOperand out = g.b().add(g.Input({1}), g.Input({1}));
-    ProbeRun run(context, g, out, "bytes.add");
+    ProbeRun run(context, g, out, ClassSteps("bytes.add"));
     const Sample candidates[] = {[&] {
                                    run.Dispatch();
                                    return std::numeric_limits<double>::quiet_NaN();
@@ -697,7 +606,7 @@ Profile Calibrate(const CalibrationOptions& options) {
         out = BuildBytesOp(g, *ops::ParseOpKind(name), n, 1);
       }
       const std::string cls = name == "conv2d" || name == "averagePool2d" ? name : "bytes." + name;
-      ProbeRun run(context, g, out, cls);
+      ProbeRun run(context, g, out, ClassSteps(cls));
       const Timing t = Measure([&] { return run.Run(); }, timing);
       points.push_back({std::log(elements), std::log(std::max(t.median_ms, 1e-6))});
       if (options.progress) options.progress(++done, total, std::string("polyfill ") + op);

@@ -1,0 +1,83 @@
+#include "qos/probe.h"
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+
+#include "api/impl.h"
+
+namespace webnn::qos {
+
+MLOperand ProbeGraph::Input(const Dims& shape, MLOperandDataType type) {
+  const std::string name = "in" + std::to_string(inputs_.size());
+  inputs_.push_back({name, type, shape});
+  return builder_.input(name, {type, {shape.begin(), shape.end()}});
+}
+
+MLOperand ProbeGraph::Const(const Dims& shape, MLOperandDataType type) {
+  std::vector<std::byte> bytes = Data(type, shape);
+  return builder_.constant({type, {shape.begin(), shape.end()}}, MLBufferSource(std::span<const std::byte>(bytes)));
+}
+
+std::vector<std::byte> ProbeGraph::Data(MLOperandDataType type, const Dims& shape) {
+  uint64_t n = 1;
+  for (uint32_t d : shape) n *= d;
+  if (type != MLOperandDataType::kFloat32) return std::vector<std::byte>(ByteLengthFor(type, n));
+  // One random block repeated: generating 16M random floats per probe
+  // took longer than timing it.
+  static const std::vector<float> block = [] {
+    std::vector<float> v(4096);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> u(0.5f, 1.5f);
+    for (float& x : v) x = u(rng);
+    return v;
+  }();
+  std::vector<std::byte> bytes(n * 4);
+  for (uint64_t i = 0; i < n; i += block.size())
+    std::memcpy(bytes.data() + i * 4, block.data(), std::min<uint64_t>(block.size(), n - i) * 4);
+  return bytes;
+}
+
+ProbeRun::ProbeRun(MLContext& context, ProbeGraph& g, const MLOperand& out, const StepMatch& match)
+    : context_(context) {
+  graph_ = g.b().build({{"out", out}});
+  for (const auto& in : g.inputs()) {
+    MLTensor t = context.createTensor({in.type, in.shape, false, true});
+    context.writeTensor(t, MLBufferSource(std::span<const std::byte>(ProbeGraph::Data(in.type, in.shape))));
+    inputs_[in.name] = t;
+  }
+  const MLOperandDescriptor od = graph_.outputDescriptors().at("out");
+  ProbeGraph::Dims shape;
+  for (const auto& d : od.shape) shape.push_back(d.size());
+  outputs_["out"] = context.createTensor({od.dataType, shape, true, false});
+  const auto& exe = *static_cast<internal::GraphImpl&>(*graph_.impl()).executable;
+  Run();  // the shapes of the program's values, from a profiled run
+  const auto profile = exe.last_profile();
+  for (size_t s = 0; s < exe.program().steps.size(); ++s) {
+    const std::optional<double> work = match(exe.program(), exe.program().steps[s], profile.shapes);
+    if (!work) continue;
+    steps_.push_back(s);
+    work_ += *work;
+  }
+}
+
+ProbeRun::~ProbeRun() { graph_.destroy(); }
+
+double ProbeRun::Run() {
+  MLDispatchOptions o;
+  o.profile = true;
+  context_.dispatch(graph_, inputs_, outputs_, o);
+  context_.finish();
+  const auto& exe = *static_cast<internal::GraphImpl&>(*graph_.impl()).executable;
+  const auto profile = exe.last_profile();
+  double ms = 0;
+  for (size_t s : steps_) ms += profile.step_ms[s];
+  return ms;
+}
+
+void ProbeRun::Dispatch() {
+  context_.dispatch(graph_, inputs_, outputs_);
+  context_.finish();
+}
+
+}  // namespace webnn::qos
