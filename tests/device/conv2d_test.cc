@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cross_device.h"
+#include "ops/cpu/tuning.h"
 
 using namespace webnn;
 using namespace webnn::test;
@@ -56,7 +57,8 @@ std::string Describe(const ConvCase& c) {
 // NaN and +-Inf appear; finite values only to 1e32 (3e38 * 2^-23).
 const Tolerance kSpecialTolerance = Tolerance::Atol(1e32);
 
-void Check(const ConvCase& c, uint64_t seed, std::optional<Tolerance> tolerance = std::nullopt) {
+void Check(const ConvCase& c, uint64_t seed, std::optional<Tolerance> tolerance = std::nullopt,
+           MLDeviceType device = DeviceUnderTest()) {
   const std::vector<uint32_t> in_shape =
       c.nhwc ? std::vector<uint32_t>{c.batch, c.h, c.w, c.cin} : std::vector<uint32_t>{c.batch, c.cin, c.h, c.w};
   std::vector<InputSpec> specs = {
@@ -65,7 +67,7 @@ void Check(const ConvCase& c, uint64_t seed, std::optional<Tolerance> tolerance 
   };
   if (c.bias) specs.push_back(InputSpec{c.type, {c.cout}, c.lo, c.hi, 0, c.constant_filter});
   const double ulp = 2.0 * (c.cin / c.groups) * c.kh * c.kw;
-  CheckAgainstReference(DeviceUnderTest(), Describe(c), specs,
+  CheckAgainstReference(device, Describe(c), specs,
                         [&](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
                           MLConv2dOptions o;
                           o.padding = c.padding;
@@ -374,4 +376,103 @@ TEST_CASE("conv2d nchw stride-1 padding (read in place on cpu)", "[device][conv2
   // finite values do not meet in one sum (see the test above).
   c.filter_special_fraction = 0, c.special_fraction = 0.05, c.cin = 1, c.kh = c.kw = 2, c.padding = {1, 0, 0, 1};
   Check(c, ++seed, kSpecialTolerance);
+}
+
+// ---- the cpu device's tuning candidates (ops/cpu/tuning.h) ----
+
+namespace {
+
+ops::Conv2dAttrs AttrsOf(const ConvCase& c) {
+  ops::Conv2dAttrs a;
+  a.padding = c.padding;
+  a.strides = c.strides;
+  a.dilations = c.dilations;
+  a.groups = c.groups;
+  a.inputLayout = c.nhwc ? MLInputOperandLayout::kNhwc : MLInputOperandLayout::kNchw;
+  a.filterLayout = c.filter_layout;
+  return a;
+}
+
+std::vector<uint32_t> InputShape(const ConvCase& c) {
+  return c.nhwc ? std::vector<uint32_t>{c.batch, c.h, c.w, c.cin} : std::vector<uint32_t>{c.batch, c.cin, c.h, c.w};
+}
+
+// Puts the process's tuning table back when a test ends, passed or not.
+struct RestoreTuningTable {
+  std::shared_ptr<const ops::cpu::TuningTable> saved = ops::cpu::CurrentTuningTable();
+  ~RestoreTuningTable() { ops::cpu::SetTuningTable(saved); }
+};
+
+void ForceTuning(const std::string& key, const std::string& candidate) {
+  auto table = std::make_shared<ops::cpu::TuningTable>();
+  table->choices[key] = candidate;
+  ops::cpu::SetTuningTable(table);
+}
+
+}  // namespace
+
+// Every path and tile a tuning table can give a layer, each compiled with a
+// table that forces it and checked against the reference: random layers,
+// plus the shapes that offer the wide, half and tall implicit-GEMM tiles
+// (AVX-512) and every DirectNchw block height.
+TEST_CASE("cpu conv2d: every tuning candidate matches reference", "[cpu][conv2d][tune]") {
+  const RestoreTuningTable restore;
+  std::vector<ConvCase> cases;
+  std::mt19937_64 rng(4321);
+  for (int i = 0; i < 24; ++i) cases.push_back(RandomCase(rng, false));
+  for (const bool nhwc : {false, true}) {
+    ConvCase wide;  // 14x14, 40 -> 64: wide and std tiles, DirectNchw 1..8 rows
+    wide.nhwc = nhwc, wide.cin = 40, wide.cout = 64, wide.h = wide.w = 14, wide.kh = wide.kw = 3;
+    wide.padding = {1, 1, 1, 1}, wide.bias = true;
+    cases.push_back(wide);
+    ConvCase half = wide;  // 96 -> 24 at 20x20, batch 2, channel and pixel tails
+    half.cin = 96, half.cout = 24, half.h = 20, half.w = 19, half.batch = 2;
+    cases.push_back(half);
+    ConvCase stem;  // 3 -> 16 stride 2: the tall tile (a tap's filter in registers)
+    stem.nhwc = nhwc, stem.cin = 3, stem.cout = 16, stem.h = stem.w = 33, stem.kh = stem.kw = 3;
+    stem.strides = {2, 2}, stem.padding = {1, 1, 1, 1}, stem.bias = true;
+    cases.push_back(stem);
+    ConvCase grouped = wide;  // groups, dilation, 1x1 pixels
+    grouped.cin = 24, grouped.cout = 36, grouped.groups = 3, grouped.dilations = {2, 1}, grouped.h = 9, grouped.w = 7;
+    cases.push_back(grouped);
+  }
+  size_t checked = 0, with_choices = 0;
+  uint64_t seed = 900;
+  for (const ConvCase& c : cases) {
+    const ops::Conv2dAttrs attrs = AttrsOf(c);
+    const std::string key = ops::cpu::Conv2dTuningKey(attrs, InputShape(c), FilterShape(c));
+    const std::vector<std::string> candidates = ops::cpu::Conv2dTuningCandidates(attrs, InputShape(c), FilterShape(c));
+    REQUIRE(!candidates.empty());
+    with_choices += candidates.size() > 1;
+    for (const std::string& candidate : candidates) {
+      INFO(Describe(c) << " forced to " << candidate);
+      ForceTuning(key, candidate);
+      CHECK(ops::cpu::Conv2dTuningChoice(attrs, InputShape(c), FilterShape(c)) == candidate);
+      Check(c, ++seed, std::nullopt, MLDeviceType::kCpu);
+      ++checked;
+    }
+  }
+  CHECK(with_choices >= 8);  // the fixed cases all have a choice on every target
+  CHECK(checked >= cases.size() + with_choices);
+}
+
+TEST_CASE("cpu conv2d: a tuning table's choice that is not a candidate leaves the model's", "[cpu][conv2d][tune]") {
+  const RestoreTuningTable restore;
+  ConvCase c;
+  c.cin = 40, c.cout = 64, c.h = c.w = 14, c.kh = c.kw = 3, c.padding = {1, 1, 1, 1};
+  const ops::Conv2dAttrs attrs = AttrsOf(c);
+  const std::string key = ops::cpu::Conv2dTuningKey(attrs, InputShape(c), FilterShape(c));
+  CHECK(key == "conv2d nchw 1x40x14x14 -> 64 k3x3 g1 s1,1 d1,1 p1,1,1,1");
+  const std::vector<std::string> candidates = ops::cpu::Conv2dTuningCandidates(attrs, InputShape(c), FilterShape(c));
+  ops::cpu::SetTuningTable(nullptr);
+  CHECK(ops::cpu::Conv2dTuningChoice(attrs, InputShape(c), FilterShape(c)) == candidates.front());
+  // A tile another SIMD target has, or a misspelt name: the model decides.
+  for (const std::string bogus : {"igemm-nchw std 99px*1ch", "direct-nchw 3ch*1px", ""}) {
+    ForceTuning(key, bogus);
+    CHECK(ops::cpu::Conv2dTuningChoice(attrs, InputShape(c), FilterShape(c)) == candidates.front());
+  }
+  // Another layer's entry changes nothing here.
+  ForceTuning("conv2d nchw 1x40x14x14 -> 64 k3x3 g1 s1,1 d1,1 p0,0,0,0", candidates.back());
+  CHECK(ops::cpu::Conv2dTuningChoice(attrs, InputShape(c), FilterShape(c)) == candidates.front());
+  Check(c, 77, std::nullopt, MLDeviceType::kCpu);
 }

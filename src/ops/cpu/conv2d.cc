@@ -71,11 +71,14 @@ HWY_AFTER_NAMESPACE();
 #include <string_view>
 #include <vector>
 
+#include "core/strings.h"
 #include "memory/workspace.h"
 #include "ops/conv2d.h"
+#include "ops/device.h"
 #include "ops/cpu/activation.h"
 #include "ops/cpu/float16.h"
 #include "ops/cpu/kernel_registry.h"
+#include "ops/cpu/tuning.h"
 
 namespace webnn::ops::cpu {
 
@@ -189,13 +192,12 @@ double IgemmTileEfficiency(const IgemmTile& tile, size_t pixels, size_t cout_g, 
          double(RoundUp(cout_g, tile.channels())) * IgemmTileSpeed(tile, t);
 }
 
-// The IgemmNhwc tile for `pixels` output pixels, `cout_g` output channels
+// The IgemmNhwc tiles for `pixels` output pixels, `cout_g` output channels
 // per group and `pcin` channels per tap (IgemmTaps): the default tiles
 // (kIgemmMR pixels x 1..igemm_max_nv vectors), plus on AVX-512 the wide and
 // half tiles, and the tall one for at most one vector of output channels and
-// a tap's filter that fits in registers; the most efficient wins, ties going
-// to the default tiles and then to the wider one.
-IgemmTile ChooseIgemmTile(size_t pixels, size_t cout_g, size_t pcin, const Tiling& t) {
+// a tap's filter that fits in registers.
+std::vector<IgemmTile> IgemmTileCandidates(size_t cout_g, size_t pcin, const Tiling& t) {
   std::vector<IgemmTile> candidates;
   for (size_t nv = t.igemm_max_nv; nv >= 1; --nv) candidates.push_back({0, t.igemm_mr, nv, t.lanes});
   if (t.igemm_extra_tiles) {
@@ -204,6 +206,13 @@ IgemmTile ChooseIgemmTile(size_t pixels, size_t cout_g, size_t pcin, const Tilin
     if (pcin <= conv::kIgemmTallMaxCin && cout_g <= t.lanes)
       candidates.push_back({conv::kIgemmTall, conv::kIgemmTallMR, 1, t.lanes});
   }
+  return candidates;
+}
+
+// The model's tile: the most efficient candidate, ties going to the default
+// tiles and then to the wider one.
+IgemmTile ChooseIgemmTile(size_t pixels, size_t cout_g, size_t pcin, const Tiling& t) {
+  const std::vector<IgemmTile> candidates = IgemmTileCandidates(cout_g, pcin, t);
   IgemmTile best = candidates[0];
   double best_eff = IgemmTileEfficiency(best, pixels, cout_g, t);
   for (const IgemmTile& c : candidates) {
@@ -307,6 +316,89 @@ Path ChoosePath(const Conv2dAttrs& attrs, const Conv2dGeometry& g) {
   return IgemmEfficiency(g, t) > DirectEfficiency(g, t, mr) ? Path::kIgemmNchw : Path::kDirectNchw;
 }
 
+// One way to run a convolution: its path and, for DirectNchw, the output
+// channels per block, for IgemmNhwc and IgemmNchw, the tile. The model above
+// picks one (ModelPlan); kernel tuning (ops/cpu/tuning.h) names the others a
+// layer could take and measures them, and a tuning table's choice replaces
+// the model's for the layers it names (ChoosePlan).
+struct ConvPlan {
+  Path path;
+  size_t direct_mr = 0;
+  IgemmTile tile{};
+
+  std::string Name(const Tiling& t) const {
+    const char* variant[] = {"std", "wide", "half", "tall"};
+    switch (path) {
+      case Path::kDepthwiseNchw: return "depthwise-nchw";
+      case Path::kDepthwiseNhwc: return "depthwise-nhwc";
+      case Path::kDirectNchw: return core::StrCat("direct-nchw ", direct_mr, "ch*", t.direct_nv[direct_mr] * t.lanes, "px");
+      case Path::kIgemmNhwc:
+      case Path::kIgemmNchw:
+        return core::StrCat(path == Path::kIgemmNhwc ? "igemm-nhwc " : "igemm-nchw ", variant[tile.variant], " ",
+                            tile.mr, "px*", tile.channels(), "ch");
+    }
+    return "";
+  }
+};
+
+ConvPlan ModelPlan(const Conv2dAttrs& attrs, const Conv2dGeometry& g) {
+  const Tiling& t = GetTiling();
+  const size_t cout_g = g.out_channels / g.groups;
+  ConvPlan plan{ChoosePath(attrs, g)};
+  if (plan.path == Path::kDirectNchw) plan.direct_mr = ChooseDirectMr(cout_g, t);
+  if (plan.path == Path::kIgemmNhwc || plan.path == Path::kIgemmNchw)
+    plan.tile = ChooseIgemmTile(size_t{g.batch} * g.out_h * g.out_w, cout_g, IgemmTaps(g).pcin, t);
+  return plan;
+}
+
+// The plans worth measuring for a layer, the model's first: every DirectNchw
+// block height up to the one that covers the group's output channels (nchw),
+// and every implicit-GEMM tile whose share of useful lanes (by the model's
+// reckoning) is at least half the best one's. Depthwise layers have one path
+// per layout.
+std::vector<ConvPlan> PlanCandidates(const Conv2dAttrs& attrs, const Conv2dGeometry& g) {
+  const Tiling& t = GetTiling();
+  std::vector<ConvPlan> plans = {ModelPlan(attrs, g)};
+  const auto add = [&](const ConvPlan& p) {
+    for (const ConvPlan& q : plans)
+      if (q.Name(t) == p.Name(t)) return;
+    plans.push_back(p);
+  };
+  if (plans[0].path == Path::kDepthwiseNchw || plans[0].path == Path::kDepthwiseNhwc) return plans;
+  const size_t cout_g = g.out_channels / g.groups;
+  const bool nhwc = attrs.inputLayout == MLInputOperandLayout::kNhwc;
+  if (!nhwc)
+    for (size_t mr = 1; mr <= ChooseDirectMr(cout_g, t); mr *= 2) add({Path::kDirectNchw, mr});
+  const size_t pixels = size_t{g.batch} * g.out_h * g.out_w;
+  const std::vector<IgemmTile> tiles = IgemmTileCandidates(cout_g, IgemmTaps(g).pcin, t);
+  double best = 0;
+  for (const IgemmTile& tile : tiles) best = std::max(best, IgemmTileEfficiency(tile, pixels, cout_g, t));
+  for (const IgemmTile& tile : tiles)
+    if (IgemmTileEfficiency(tile, pixels, cout_g, t) >= 0.5 * best)
+      add({nhwc ? Path::kIgemmNhwc : Path::kIgemmNchw, 0, tile});
+  return plans;
+}
+
+std::string TuningKey(const Conv2dAttrs& attrs, const Conv2dGeometry& g) {
+  return core::StrCat("conv2d ", attrs.inputLayout == MLInputOperandLayout::kNhwc ? "nhwc " : "nchw ", g.batch, "x",
+                      g.in_channels, "x", g.in_h, "x", g.in_w, " -> ", g.out_channels, " k", g.kernel_h, "x",
+                      g.kernel_w, " g", g.groups, " s", g.stride_h, ",", g.stride_w, " d", g.dilation_h, ",",
+                      g.dilation_w, " p", g.pad_top, ",", g.pad_bottom, ",", g.pad_left, ",", g.pad_right);
+}
+
+// The tuning table's plan for this layer when it names one of the layer's
+// candidates on this target, else the model's.
+ConvPlan ChoosePlan(const Conv2dAttrs& attrs, const Conv2dGeometry& g) {
+  const std::shared_ptr<const TuningTable> table = CurrentTuningTable();
+  if (table) {
+    const auto it = table->choices.find(TuningKey(attrs, g));
+    if (it != table->choices.end())
+      for (const ConvPlan& p : PlanCandidates(attrs, g))
+        if (p.Name(GetTiling()) == it->second) return p;
+  }
+  return ModelPlan(attrs, g);
+}
+
 // Reads filter element (o, i, ky, kx) of any layout as float.
 class FilterReader {
  public:
@@ -349,7 +441,8 @@ PackedFilter PackFilter(const Conv2dAttrs& attrs, const TensorView& filter, cons
   p.kernel_h = kh;
   p.kernel_w = kw;
   p.groups = attrs.groups;
-  p.path = ChoosePath(attrs, g);
+  const ConvPlan plan = ChoosePlan(attrs, g);
+  p.path = plan.path;
   const FilterReader w(filter, attrs.filterLayout, o, i, kh, kw);
   const size_t taps = size_t{kh} * kw;
   const size_t groups = attrs.groups;
@@ -375,7 +468,7 @@ PackedFilter PackFilter(const Conv2dAttrs& attrs, const TensorView& filter, cons
       break;
     }
     case Path::kDirectNchw: {  // [group][block][tap][ci][mr]
-      const size_t mr = ChooseDirectMr(cout_g, t);
+      const size_t mr = plan.direct_mr;
       const size_t blocks = CeilDiv(cout_g, mr);
       const size_t kdepth = i * taps;
       p.block = mr;
@@ -393,7 +486,7 @@ PackedFilter PackFilter(const Conv2dAttrs& attrs, const TensorView& filter, cons
     }
     case Path::kIgemmNhwc:
     case Path::kIgemmNchw: {  // [group][block][tap][ci][nb]
-      const IgemmTile tile = ChooseIgemmTile(size_t{g.batch} * g.out_h * g.out_w, cout_g, IgemmTaps(g).pcin, t);
+      const IgemmTile& tile = plan.tile;
       const size_t nb = tile.channels();
       const size_t blocks = CeilDiv(cout_g, nb);
       const size_t kdepth = taps * i;
@@ -1045,7 +1138,7 @@ memory::WorkspaceSize Conv2dWorkspace(const Conv2dAttrs& attrs, const Conv2dGeom
   const bool nhwc = attrs.inputLayout == MLInputOperandLayout::kNhwc;
   std::vector<Path> paths;
   if (pf) paths = {pf->path};
-  else if (exact) paths = {ChoosePath(attrs, g)};
+  else if (exact) paths = {ChoosePlan(attrs, g).path};
   else if (depthwise) paths = {nhwc ? Path::kDepthwiseNhwc : Path::kDepthwiseNchw};
   else if (nhwc) paths = {Path::kIgemmNhwc};
   else paths = {Path::kDirectNchw, Path::kIgemmNchw};
@@ -1158,6 +1251,31 @@ void RegisterConv2dKernels(OpKind op, KernelRegistry& registry) {
     const DataTypeSet s{type};
     registry.Add(CpuKernel{op, &RunConv2d, &PrepareConv2d, {s, s, s}, {s}});
   }
+}
+
+// The candidates depend on the SIMD target (GetTiling, cached per process),
+// which the cpu device caps (WEBNN_CPU_MAX_TARGET) when it is created: a
+// query made before any context must create it first.
+void EnsureCpuDevice() { static const bool created = FindDevice(MLDeviceType::kCpu) != nullptr; (void)created; }
+
+std::string Conv2dTuningKey(const Conv2dAttrs& attrs, const std::vector<uint32_t>& input_shape,
+                            const std::vector<uint32_t>& filter_shape) {
+  return TuningKey(attrs, ComputeConv2dGeometry(attrs, input_shape, filter_shape));
+}
+
+std::vector<std::string> Conv2dTuningCandidates(const Conv2dAttrs& attrs, const std::vector<uint32_t>& input_shape,
+                                                const std::vector<uint32_t>& filter_shape) {
+  EnsureCpuDevice();
+  std::vector<std::string> names;
+  for (const ConvPlan& p : PlanCandidates(attrs, ComputeConv2dGeometry(attrs, input_shape, filter_shape)))
+    names.push_back(p.Name(GetTiling()));
+  return names;
+}
+
+std::string Conv2dTuningChoice(const Conv2dAttrs& attrs, const std::vector<uint32_t>& input_shape,
+                               const std::vector<uint32_t>& filter_shape) {
+  EnsureCpuDevice();
+  return ChoosePlan(attrs, ComputeConv2dGeometry(attrs, input_shape, filter_shape)).Name(GetTiling());
 }
 
 }  // namespace webnn::ops::cpu
