@@ -20,6 +20,7 @@
 #include "qos/calibrate.h"
 #include "qos/cost_model.h"
 #include "qos/profile_file.h"
+#include "qos/tune.h"
 #include "test_util.h"
 #include "webnn/webnn.h"
 
@@ -346,4 +347,97 @@ TEST_CASE("qos estimate: floors, streaming constants and cold grids", "[qos][dev
   // Constants within the cache: the warm grid, whatever the rows.
   p.llc_bytes = 1e9;
   CHECK(estimate(p, small).steps[0].cls == "matmul");
+}
+
+// Kernel tuning (qos/tune.h): a quick tune of one layer measures every
+// candidate, changes the table only for a candidate that beat the model's
+// choice, and leaves the process's table as it was; the table goes to disk,
+// comes back, and is installed only on the machine it was measured on.
+TEST_CASE("kernel tuning: measured, stored, installed on its own machine only", "[qos][tune][cpu]") {
+  ScopedProfileDirectory dir;  // the table goes to dir/tune-cpu.json
+  struct Env {
+    const char* name;
+    std::optional<std::string> saved;
+  } env[] = {{"WEBNN_TUNING_FILE", {}}, {"WEBNN_TUNING", {}}};
+  for (Env& e : env) {
+    if (const char* v = std::getenv(e.name)) e.saved = v;
+    ::unsetenv(e.name);
+  }
+  const std::shared_ptr<const ops::cpu::TuningTable> saved = ops::cpu::CurrentTuningTable();
+
+  qos::ConvLayer layer;  // nchw 40 -> 64 3x3 at 14x14: DirectNchw and implicit-GEMM candidates on every target
+  layer.input = {1, 40, 14, 14};
+  layer.filter = {64, 40, 3, 3};
+  layer.attrs.padding = {1, 1, 1, 1};
+  layer.bias = true;
+  layer.label = "test layer";
+  const std::vector<std::string> candidates =
+      ops::cpu::Conv2dTuningCandidates(layer.attrs, layer.input, layer.filter);
+  REQUIRE(candidates.size() > 1);
+  qos::TuneOptions o;
+  o.quick = true;
+  o.threads = 1;
+  o.margin = -1;  // any candidate faster than the model's is taken
+  size_t progress_calls = 0;
+  o.progress = [&](size_t, size_t total, const std::string&) {
+    CHECK(total == 2);
+    ++progress_calls;
+  };
+  qos::ConvLayer depthwise = layer;  // one path per layout: nothing to measure
+  depthwise.filter = {40, 1, 3, 3};
+  depthwise.attrs.groups = 40;
+  const qos::TuneResult r = qos::Tune({layer, depthwise}, o);
+  CHECK(progress_calls == 3);
+  CHECK(ops::cpu::CurrentTuningTable() == saved);
+  REQUIRE(r.layers.size() == 2);
+  const qos::TunedLayer& t = r.layers[0];
+  CHECK(t.model == candidates.front());
+  REQUIRE(t.ms.size() == candidates.size());
+  size_t fastest = 0;
+  for (size_t i = 0; i < t.ms.size(); ++i) {
+    CHECK(t.ms[i].first == candidates[i]);
+    CHECK(t.ms[i].second > 0);
+    if (t.ms[i].second < t.ms[fastest].second) fastest = i;
+  }
+  CHECK(t.chosen == candidates[fastest]);
+  CHECK(r.table.choices.size() == (fastest == 0 ? 0u : 1u));
+  CHECK(r.table.measured_ms.at(t.key).size() == candidates.size());
+  CHECK(r.layers[1].ms.empty());
+  CHECK(r.layers[1].chosen == r.layers[1].model);
+  const std::string machine = qos::MachineKey(ops::FindDevice(MLDeviceType::kCpu)->description());
+  CHECK(r.table.machine == machine);
+  CHECK(r.table.threads == 1);
+
+  // Stored and read back; a forced entry for the check below.
+  ops::cpu::TuningTable table = r.table;
+  table.choices[t.key] = candidates.back();
+  const std::filesystem::path path = qos::TuningPath();
+  CHECK(path == dir.path() / "tune-cpu.json");
+  qos::SaveTuningTable(table, path);
+  std::string why;
+  const std::optional<ops::cpu::TuningTable> back = qos::LoadTuningTable(path, &why);
+  REQUIRE(back);
+  CHECK(back->choices == table.choices);
+  CHECK(back->measured_ms == table.measured_ms);
+  CHECK(back->engine_version == ML::version());
+
+  // Installed on this machine: a compile of the layer now takes the table's choice.
+  CHECK(qos::InstallTuningTable(machine).find("1 layer choices") != std::string::npos);
+  REQUIRE(ops::cpu::CurrentTuningTable());
+  CHECK(ops::cpu::Conv2dTuningChoice(layer.attrs, layer.input, layer.filter) == candidates.back());
+  // Another machine's table, WEBNN_TUNING=off and a damaged file install none.
+  CHECK(qos::InstallTuningTable("another machine").find("was measured on") != std::string::npos);
+  CHECK(!ops::cpu::CurrentTuningTable());
+  CHECK(ops::cpu::Conv2dTuningChoice(layer.attrs, layer.input, layer.filter) == candidates.front());
+  ::setenv("WEBNN_TUNING", "off", 1);
+  CHECK(qos::InstallTuningTable(machine).find("off") != std::string::npos);
+  CHECK(!ops::cpu::CurrentTuningTable());
+  ::unsetenv("WEBNN_TUNING");
+  { std::ofstream(path) << "{\"format\": \"webnn-tuning-table/1\", \"choices\": 3}"; }
+  CHECK(qos::InstallTuningTable(machine).find("unreadable") != std::string::npos);
+  CHECK(!ops::cpu::CurrentTuningTable());
+
+  ops::cpu::SetTuningTable(saved);
+  for (const Env& e : env)
+    if (e.saved) ::setenv(e.name, e.saved->c_str(), 1);
 }

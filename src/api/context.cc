@@ -188,6 +188,13 @@ MLContext ML::createContext(const MLContextOptions& options) {
   auto context = std::make_shared<ContextImpl>(effective, device);
   context->logger().Logf(MLLogLevel::kInfo, "createContext: the ", device->name(), " device (", device->description(),
                          "): ", why);
+  // The cpu device's tuning table, read once per process: a context on any
+  // device may place steps on cpu.
+  static const std::string tuning = [] {
+    const std::shared_ptr<ops::Device> cpu = ops::FindDevice(MLDeviceType::kCpu);
+    return cpu ? qos::InstallTuningTable(qos::MachineKey(cpu->description())) : std::string("cpu tuning: no cpu device");
+  }();
+  context->logger().Logf(MLLogLevel::kInfo, "createContext: ", tuning);
   return MLContext(std::move(context));
 }
 

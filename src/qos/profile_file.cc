@@ -5,7 +5,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <stdexcept>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -20,6 +22,21 @@ using nlohmann::json;
 // NaN is not JSON: unmeasured grid points are written as null.
 json Number(double v) { return std::isnan(v) ? json(nullptr) : json(v); }
 double Number(const json& j) { return j.is_number() ? j.get<double>() : std::numeric_limits<double>::quiet_NaN(); }
+
+// Writes a temporary file beside `path` and renames it: readers (another
+// process creating a context) never see half a file.
+void WriteAtomically(const json& j, const std::filesystem::path& path) {
+  std::error_code ec;
+  std::filesystem::create_directories(path.parent_path(), ec);
+  const std::filesystem::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream out(tmp);
+    out << j.dump(1) << "\n";
+    if (!out) throw std::runtime_error("cannot write " + tmp.string());
+  }
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw std::runtime_error("cannot write " + path.string() + ": " + ec.message());
+}
 
 }  // namespace
 
@@ -68,16 +85,7 @@ void SaveProfile(const Profile& p, const std::filesystem::path& path) {
   json lines = json::object();
   for (const auto& [op, line] : p.polyfill_lines) lines[op] = {line.first, line.second};
   j["polyfillLines"] = lines;
-  std::error_code ec;
-  std::filesystem::create_directories(path.parent_path(), ec);
-  const std::filesystem::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << j.dump(1) << "\n";
-    if (!out) throw std::runtime_error("cannot write " + tmp.string());
-  }
-  std::filesystem::rename(tmp, path, ec);  // readers never see half a file
-  if (ec) throw std::runtime_error("cannot write " + path.string() + ": " + ec.message());
+  WriteAtomically(j, path);
 }
 
 std::optional<Profile> LoadProfile(const std::filesystem::path& path, std::string* why_not) {
@@ -138,6 +146,72 @@ Profile ProfileFor(const std::string& device, const std::string& machine, unsign
   }
   *status = "uncalibrated: built-in default; " + why_not;
   return DefaultProfile(device, machine, threads);
+}
+
+}  // namespace webnn::qos
+
+namespace webnn::qos {
+
+std::filesystem::path TuningPath() {
+  if (const char* file = std::getenv("WEBNN_TUNING_FILE"); file && *file) return file;
+  return ProfileDirectory() / "tune-cpu.json";
+}
+
+void SaveTuningTable(const ops::cpu::TuningTable& t, const std::filesystem::path& path) {
+  json j;
+  j["format"] = "webnn-tuning-table/1";
+  j["device"] = "cpu";
+  j["machine"] = t.machine;
+  j["engineVersion"] = t.engine_version;
+  j["threads"] = t.threads;
+  j["tuned"] = t.tuned;
+  j["choices"] = t.choices;
+  j["measuredMs"] = t.measured_ms;
+  WriteAtomically(j, path);
+}
+
+std::optional<ops::cpu::TuningTable> LoadTuningTable(const std::filesystem::path& path, std::string* why_not) {
+  std::ifstream in(path);
+  if (!in) {
+    *why_not = "no tuning table at " + path.string() + " (`webnn tune` writes one)";
+    return std::nullopt;
+  }
+  try {
+    const json j = json::parse(in);
+    if (j.value("format", "") != "webnn-tuning-table/1") throw std::runtime_error("not a webnn-tuning-table/1 file");
+    ops::cpu::TuningTable t;
+    t.machine = j.at("machine").get<std::string>();
+    t.engine_version = j.at("engineVersion").get<std::string>();
+    t.threads = j.at("threads").get<unsigned>();
+    t.tuned = j.value("tuned", "");
+    t.choices = j.at("choices").get<std::map<std::string, std::string>>();
+    t.measured_ms = j.value("measuredMs", json::object()).get<std::map<std::string, std::map<std::string, double>>>();
+    return t;
+  } catch (const std::exception& e) {
+    *why_not = "tuning table " + path.string() + " is unreadable (" + e.what() + "); run `webnn tune` again";
+    return std::nullopt;
+  }
+}
+
+std::string InstallTuningTable(const std::string& machine) {
+  if (const char* env = std::getenv("WEBNN_TUNING"); env && std::string_view(env) == "off") {
+    ops::cpu::SetTuningTable(nullptr);
+    return "cpu tuning: off (WEBNN_TUNING=off); the built-in model chooses";
+  }
+  const std::filesystem::path path = TuningPath();
+  std::string why_not;
+  std::optional<ops::cpu::TuningTable> t = LoadTuningTable(path, &why_not);
+  if (t && t->machine != machine) why_not = "the tuning table at " + path.string() + " was measured on '" + t->machine + "'";
+  else if (t && t->engine_version != ML::version())
+    why_not = "the tuning table at " + path.string() + " is from engine version " + t->engine_version;
+  else if (t) {
+    const std::string status = "cpu tuning: " + std::to_string(t->choices.size()) + " layer choices from " +
+                               path.string() + " (tuned " + t->tuned + ")";
+    ops::cpu::SetTuningTable(std::make_shared<const ops::cpu::TuningTable>(std::move(*t)));
+    return status;
+  }
+  ops::cpu::SetTuningTable(nullptr);
+  return "cpu tuning: none, the built-in model chooses; " + why_not;
 }
 
 }  // namespace webnn::qos

@@ -1,4 +1,7 @@
-// Calibrated profiles on disk: one JSON file per device and thread count,
+// What the microbenchmark engine measured, on disk: calibrated profiles and
+// the cpu device's tuning table.
+//
+// Calibrated profiles: one JSON file per device and thread count,
 // in $WEBNN_QOS_DIR, else $XDG_CACHE_HOME/webnn, else ~/.cache/webnn. A
 // profile is used only on the machine and engine version it was measured
 // with (its `machine` and `engine_version` must match), otherwise the
@@ -10,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "ops/cpu/tuning.h"
 #include "qos/cost_model.h"
 
 namespace webnn::qos {
@@ -32,5 +36,18 @@ std::optional<Profile> LoadProfile(const std::filesystem::path& path, std::strin
 // uses: the stored one if it matches, else the default. `status` says which
 // ("calibrated 2026-11-26 ..." or why the default is used).
 Profile ProfileFor(const std::string& device, const std::string& machine, unsigned threads, std::string* status);
+
+// Tuning tables (`webnn tune`, ops/cpu/tuning.h): one per machine, at
+// $WEBNN_TUNING_FILE, else tune-cpu.json in ProfileDirectory(). A table is
+// used only on the machine (MachineKey of the cpu device: its SIMD target
+// and the CPU model) and engine version it was measured with.
+std::filesystem::path TuningPath();
+// Throws std::runtime_error naming the path when it cannot be written.
+void SaveTuningTable(const ops::cpu::TuningTable& table, const std::filesystem::path& path);
+std::optional<ops::cpu::TuningTable> LoadTuningTable(const std::filesystem::path& path, std::string* why_not);
+// Makes the stored table the process's (ops::cpu::SetTuningTable) when it
+// matches `machine` and this engine version, else none; WEBNN_TUNING=off
+// installs none. Returns what it did, for the log.
+std::string InstallTuningTable(const std::string& machine);
 
 }  // namespace webnn::qos

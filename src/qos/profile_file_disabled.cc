@@ -1,5 +1,5 @@
-// Builds without file I/O (-Dfile_io=false): no stored profiles; every
-// context uses the built-in default.
+// Builds without file I/O (-Dfile_io=false): no stored profiles or tuning
+// tables; every context uses the built-in defaults.
 #include <stdexcept>
 
 #include "qos/profile_file.h"
@@ -22,5 +22,15 @@ Profile ProfileFor(const std::string& device, const std::string& machine, unsign
   *status = "uncalibrated: built-in default (this build has no file I/O)";
   return DefaultProfile(device, machine, threads);
 }
+
+std::filesystem::path TuningPath() { return {}; }
+void SaveTuningTable(const ops::cpu::TuningTable&, const std::filesystem::path&) {
+  throw std::runtime_error("this build of webnn has no file I/O (-Dfile_io=false)");
+}
+std::optional<ops::cpu::TuningTable> LoadTuningTable(const std::filesystem::path&, std::string* why_not) {
+  *why_not = "this build has no file I/O";
+  return std::nullopt;
+}
+std::string InstallTuningTable(const std::string&) { return "cpu tuning: none (this build has no file I/O)"; }
 
 }  // namespace webnn::qos

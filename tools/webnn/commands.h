@@ -18,6 +18,7 @@ int Convert(const Args& args);
 int Calibrate(const Args& args);
 int Estimate(const Args& args);
 int Bench(const Args& args);
+int Tune(const Args& args);
 
 // The onnx2webnn converter run as a child process with `args`; its exit status.
 int RunConverter(const Args& args);

@@ -33,6 +33,9 @@ void Usage() {
       "                             measure the cost model behind estimateQoS() on this machine\n"
       "  estimate [--device D] [--dim NAME=SIZE] [--measure N] GRAPH.json\n"
       "                             DAOP's QoS tier of one dispatch, the estimated ms behind it\n"
+      "  tune [GRAPH.json|MODEL.onnx]... [--threads N]\n"
+      "                             measure the cpu device's conv2d paths and tiles per layer and\n"
+      "                             write the tuning table it compiles with\n"
       "  help                       this text\n"
       "  --version                  the engine's version\n"
       "\n"
@@ -59,6 +62,7 @@ int main(int argc, char** argv) {
     if (command == "calibrate") return webnn::cli::Calibrate(args);
     if (command == "estimate") return webnn::cli::Estimate(args);
     if (command == "bench") return webnn::cli::Bench(args);
+    if (command == "tune") return webnn::cli::Tune(args);
     if (command == "--version" || command == "version") {
       std::printf("webnn %s\n", webnn::ML::version().c_str());
       return 0;

@@ -25,6 +25,9 @@
 //            are weighed by the measured cost of 8-lane against 16-lane
 //            FMAs; thin layers (<= 16 output channels, <= 12 channels per
 //            tap) take the tall tile, a tap's filter held in registers.
+// Which path and tile (ConvPlan) a layer takes is the built-in model's
+// choice above unless a tuning table (`webnn tune`, ops/cpu/tuning.h),
+// measured on this machine, names another of the layer's candidates.
 // Padding: the reference multiplies the filter by zeros there, so NaN or
 // infinite weights on padding taps give NaN. Every path does the same (a
 // zero-filled copy, a zero buffer or zero loads) unless the whole filter is
