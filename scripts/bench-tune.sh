@@ -71,11 +71,11 @@ done
 [ "$PEERS_AB" = 1 ] || exit 0
 PEER_BENCH="$(dirname "$WEBNN")/../bench/peer_tools/webnn_peer_bench"
 [ -x "$PEER_BENCH" ] || { echo "no $PEER_BENCH (configure with -Dbenchmarks=true)"; exit 0; }
-for _ in $(seq "$ROUNDS"); do
+for r in $(seq "$ROUNDS"); do
   WEBNN_TUNING=off "$PEER_BENCH" --benchmark_filter='^peer(_nhwc)?/conv/' --benchmark_min_time=0.2 \
-    --benchmark_format=json 2>/dev/null > "$TMP/peer_off_$_.json"
+    --benchmark_format=json 2>/dev/null > "$TMP/peer_off_$r.json"
   WEBNN_TUNING_FILE="$TABLE" "$PEER_BENCH" --benchmark_filter='^peer(_nhwc)?/conv/' --benchmark_min_time=0.2 \
-    --benchmark_format=json 2>/dev/null > "$TMP/peer_on_$_.json"
+    --benchmark_format=json 2>/dev/null > "$TMP/peer_on_$r.json"
 done
 echo
 echo "| peer-table conv layer | layout | threads | model's choices (ms) | tuned (ms) | tuned / model |"

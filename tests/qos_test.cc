@@ -377,7 +377,7 @@ TEST_CASE("kernel tuning: measured, stored, installed on its own machine only", 
   qos::TuneOptions o;
   o.quick = true;
   o.threads = 1;
-  o.margin = -1;  // any candidate faster than the model's is taken
+  o.margin = o.min_gain_ms = -1;  // any candidate faster than the model's is taken
   size_t progress_calls = 0;
   o.progress = [&](size_t, size_t total, const std::string&) {
     CHECK(total == 2);

@@ -38,18 +38,24 @@ std::vector<std::byte> ProbeGraph::Data(MLOperandDataType type, const Dims& shap
   return bytes;
 }
 
-ProbeRun::ProbeRun(MLContext& context, ProbeGraph& g, const MLOperand& out, const StepMatch& match)
+ProbeRun::ProbeRun(MLContext& context, ProbeGraph& g, const MLOperand& out, const StepMatch& match,
+                   const ProbeRun* share)
     : context_(context) {
   graph_ = g.b().build({{"out", out}});
-  for (const auto& in : g.inputs()) {
-    MLTensor t = context.createTensor({in.type, in.shape, false, true});
-    context.writeTensor(t, MLBufferSource(std::span<const std::byte>(ProbeGraph::Data(in.type, in.shape))));
-    inputs_[in.name] = t;
+  if (share) {
+    inputs_ = share->inputs_;
+    outputs_ = share->outputs_;
+  } else {
+    for (const auto& in : g.inputs()) {
+      MLTensor t = context.createTensor({in.type, in.shape, false, true});
+      context.writeTensor(t, MLBufferSource(std::span<const std::byte>(ProbeGraph::Data(in.type, in.shape))));
+      inputs_[in.name] = t;
+    }
+    const MLOperandDescriptor od = graph_.outputDescriptors().at("out");
+    ProbeGraph::Dims shape;
+    for (const auto& d : od.shape) shape.push_back(d.size());
+    outputs_["out"] = context.createTensor({od.dataType, shape, true, false});
   }
-  const MLOperandDescriptor od = graph_.outputDescriptors().at("out");
-  ProbeGraph::Dims shape;
-  for (const auto& d : od.shape) shape.push_back(d.size());
-  outputs_["out"] = context.createTensor({od.dataType, shape, true, false});
   const auto& exe = *static_cast<internal::GraphImpl&>(*graph_.impl()).executable;
   Run();  // the shapes of the program's values, from a profiled run
   const auto profile = exe.last_profile();

@@ -49,7 +49,12 @@ using StepMatch = std::function<std::optional<double>(const ops::Program& progra
 // profiled and returns the summed times of the matched steps.
 class ProbeRun {
  public:
-  ProbeRun(MLContext& context, ProbeGraph& g, const MLOperand& out, const StepMatch& match);
+  // With `share`, the graph reads and writes `share`'s tensors (same inputs
+  // and output shapes): candidates of one layer timed interleaved then find
+  // the input in cache, as a network's layer finds what the previous one
+  // wrote, instead of each streaming its own copy.
+  ProbeRun(MLContext& context, ProbeGraph& g, const MLOperand& out, const StepMatch& match,
+           const ProbeRun* share = nullptr);
   ~ProbeRun();
   ProbeRun(const ProbeRun&) = delete;
   ProbeRun& operator=(const ProbeRun&) = delete;

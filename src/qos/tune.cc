@@ -118,7 +118,8 @@ TuneResult Tune(const std::vector<ConvLayer>& layers, const TuneOptions& options
                   ops::cpu::Conv2dTuningChoice(attrs, in, filter) != candidate)
                 throw std::logic_error("tune: the one-op graph of '" + t.key + "' did not compile to " + candidate);
               return 1.0;
-            }));
+            },
+            runs.empty() ? nullptr : runs.front().get()));
       }
       ops::cpu::SetTuningTable(installed);
       std::vector<Sample> samples;
@@ -129,7 +130,8 @@ TuneResult Tune(const std::vector<ConvLayer>& layers, const TuneOptions& options
         t.ms.push_back({candidates[c], timings[c].median_ms});
         if (timings[c].median_ms < timings[best].median_ms) best = c;
       }
-      if (best != 0 && timings[best].median_ms < (1 - options.margin) * timings[0].median_ms) {
+      const double gain_ms = timings[0].median_ms - timings[best].median_ms;
+      if (best != 0 && gain_ms > options.margin * timings[0].median_ms && gain_ms > options.min_gain_ms) {
         t.chosen = candidates[best];
         result.table.choices[t.key] = t.chosen;
       }

@@ -3,7 +3,8 @@
 // one-entry tuning table that forces it, and timed against each other by the
 // microbenchmark engine (interleaved, medians of the profiled kernel step).
 // A candidate replaces the model's choice only when it is faster by more
-// than `margin`: the table then changes only what was measured to matter.
+// than `margin` and `min_gain_ms`: the table then changes only what was
+// measured to matter.
 //
 // Like calibrate.h, a client of the public API that lives in the library.
 #pragma once
@@ -35,6 +36,7 @@ struct TuneOptions {
   unsigned threads = 0;  // the context's numThreads (0: all)
   bool quick = false;    // fewer samples: tests
   double margin = 0.03;  // a candidate must beat the model's choice by this share
+  double min_gain_ms = 0.002;  // and by this much: a layer of microseconds is not decided by timer noise
   std::function<void(size_t done, size_t total, const std::string& label)> progress;
 };
 
