@@ -441,3 +441,45 @@ TEST_CASE("kernel tuning: measured, stored, installed on its own machine only", 
   for (const Env& e : env)
     if (e.saved) ::setenv(e.name, e.saved->c_str(), 1);
 }
+
+// In-graph tuning (qos::TuneGraphs): a graph of two conv2d layers (one with a
+// fused relu) is compiled once per candidate round; every layer gets a time
+// for each of its candidates, the check times the whole graph both ways, and
+// the process's table is left as it was.
+TEST_CASE("kernel tuning in the graph: every layer's candidates timed where they run", "[qos][tune][cpu]") {
+  const std::shared_ptr<const ops::cpu::TuningTable> saved = ops::cpu::CurrentTuningTable();
+  std::vector<float> w1, w2;
+  size_t builds = 0;
+  qos::GraphSource source{"two convs", [&](MLContext& ctx) {
+                            ++builds;
+                            MLGraphBuilder b(ctx);
+                            MLConv2dOptions o;
+                            o.padding = std::vector<uint32_t>{1, 1, 1, 1};
+                            MLOperand x = b.input("x", {F32, {1, 16, 20, 20}});
+                            MLOperand y = b.relu(b.conv2d(x, b.constant({F32, {32, 16, 3, 3}}, Fill(w1, 32 * 16 * 9)), o));
+                            MLOperand z = b.conv2d(y, b.constant({F32, {8, 32, 1, 1}}, Fill(w2, 8 * 32)));
+                            return b.build({{"z", z}});
+                          }};
+  qos::TuneOptions o;
+  o.quick = true;
+  o.threads = 1;
+  std::vector<qos::GraphCheck> checks;
+  const qos::TuneResult r = qos::TuneGraphs({source}, o, &checks);
+  CHECK(ops::cpu::CurrentTuningTable() == saved);
+  REQUIRE(r.layers.size() == 2);
+  size_t most = 1;
+  for (const qos::TunedLayer& t : r.layers) {
+    INFO(t.key);
+    CHECK(t.key.rfind("conv2d nchw 1x", 0) == 0);
+    REQUIRE(t.ms.size() > 1);  // both layers have candidates on every target
+    CHECK(t.ms.front().first == t.model);
+    for (const auto& [name, ms] : t.ms) CHECK(ms > 0);
+    CHECK((t.chosen == t.model) == (r.table.choices.count(t.key) == 0));
+    most = std::max(most, t.ms.size());
+  }
+  CHECK(builds == most + 1);  // one compile per round, and the tuned graph for the check
+  REQUIRE(checks.size() == 1);
+  CHECK(checks[0].name == "two convs");
+  CHECK(checks[0].model_ms > 0);
+  CHECK(checks[0].tuned_ms > 0);
+}

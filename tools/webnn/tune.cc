@@ -3,6 +3,7 @@
 // reads when it compiles (qos/tune.h, ops/cpu/tuning.h).
 #include <cstdio>
 #include <filesystem>
+#include <list>
 #include <optional>
 #include <stdexcept>
 
@@ -26,16 +27,18 @@ void Usage() {
       "Kernel tuning for the cpu device. Where the device can run a conv2d layer several ways (direct\n"
       "nchw with 1, 2, 4 or 8 output channels per block; the implicit GEMM through nhwc with each of\n"
       "its tiles: std, wide, half-width, tall), its built-in model picks one from a fixed reckoning of\n"
-      "each tile's useful lanes. This measures them instead: each candidate as a one-op graph forced\n"
-      "to it, timed interleaved with the others (medians of the profiled kernel), and where one beats\n"
-      "the model's choice by more than the margin (and 2 us) it goes into the tuning table. The cpu\n"
-      "device reads the table when it compiles a graph: its layers take the measured choice, the\n"
-      "others the model's.\n"
+      "each tile's useful lanes. This measures them instead, and where one beats the model's choice by\n"
+      "more than the margin (and 2 us) it goes into the tuning table. The cpu device reads the table\n"
+      "when it compiles a graph: its layers take the measured choice, the others the model's.\n"
       "\n"
-      "The layers: every conv2d the cpu device runs in the given graphs (as compiled, after the\n"
-      "passes), or without graphs those of the peer table (scripts/bench-peers.sh), in nchw and nhwc.\n"
-      "Depthwise layers have one path per layout and are not measured. Layers of an existing table\n"
-      "for this machine and engine version are kept unless measured again.\n"
+      "With graphs, the layers are measured where they run: every conv2d the cpu device runs in the\n"
+      "graph (as compiled, after the passes); round i compiles the whole graph with each layer on its\n"
+      "i-th candidate, the rounds' dispatches run interleaved, and each layer's candidates are compared\n"
+      "by the profiled times of its steps. Then the graph with the new table is timed against the\n"
+      "model's choices, and the ratio printed. Without graphs, the conv layers of the peer table\n"
+      "(scripts/bench-peers.sh), nchw and nhwc, are measured as one-op graphs. Depthwise layers have\n"
+      "one path per layout and are not measured. Layers of an existing table for this machine and\n"
+      "engine version are kept unless measured again.\n"
       "\n"
       "The table goes to $WEBNN_TUNING_FILE, else tune-cpu.json in $WEBNN_QOS_DIR, $XDG_CACHE_HOME/webnn\n"
       "or ~/.cache/webnn. It is used by every context of a process on the same machine (CPU model and\n"
@@ -102,31 +105,27 @@ int Tune(const Args& args) {
     }
   }
 
-  std::vector<qos::ConvLayer> layers;
-  if (graphs.empty()) layers = PeerTableLayers();
-  {
-    MLContextOptions co;
-    co.device = MLDeviceType::kCpu;
-    co.numThreads = options.threads;
-    MLContext context = ML::createContext(co);
-    for (std::string path : graphs) {
-      std::optional<TemporaryDirectory> converted;
-      const std::string name = std::filesystem::path(path).filename().string();
-      if (std::filesystem::path(path).extension() == ".onnx") {
-        converted.emplace("webnn-tune");
-        const std::filesystem::path json = converted->path() / std::filesystem::path(path).filename().replace_extension(".json");
-        ConvertOnnx(path, json.string(), {});
-        path = json.string();
-      }
-      io::LoadedGraph loaded = io::LoadGraphFile(context, path, {});
-      for (qos::ConvLayer& l : qos::ConvLayersOf(loaded.graph, name)) layers.push_back(std::move(l));
-      loaded.graph.destroy();
+  // ONNX models are converted first, into directories removed on return.
+  std::list<TemporaryDirectory> converted;  // (not movable: a list never moves them)
+  std::vector<qos::GraphSource> sources;
+  for (std::string path : graphs) {
+    const std::string name = std::filesystem::path(path).filename().string();
+    if (std::filesystem::path(path).extension() == ".onnx") {
+      converted.emplace_back("webnn-tune");
+      const std::filesystem::path json =
+          converted.back().path() / std::filesystem::path(path).filename().replace_extension(".json");
+      ConvertOnnx(path, json.string(), {});
+      path = json.string();
     }
+    sources.push_back({name, [path](MLContext& context) { return io::LoadGraphFile(context, path, {}).graph; }});
   }
 
-  Progress bar("tuning", layers.size(), "layers");
+  Progress bar("tuning", graphs.empty() ? PeerTableLayers().size() : graphs.size(),
+               graphs.empty() ? "layers" : "graphs");
   options.progress = [&bar](size_t done, size_t, const std::string& label) { bar.Update(done, label); };
-  qos::TuneResult result = qos::Tune(layers, options);
+  std::vector<qos::GraphCheck> checks;
+  qos::TuneResult result =
+      graphs.empty() ? qos::Tune(PeerTableLayers(), options) : qos::TuneGraphs(sources, options, &checks);
   bar.Done();
 
   size_t measured = 0;
@@ -146,8 +145,11 @@ int Tune(const Args& args) {
     std::printf("%s\n  %s: model %s %.3f ms %s\n", l.label.c_str(), l.key.c_str(), l.model.c_str(),
                 l.ms.front().second, outcome.c_str());
   }
+  for (const qos::GraphCheck& c : checks)
+    std::printf("%s: %.3f ms with the model's choices, %.3f ms tuned (%.2fx), whole dispatches interleaved\n",
+                c.name.c_str(), c.model_ms, c.tuned_ms, c.tuned_ms / c.model_ms);
   std::printf("tuned %zu layers (%zu with a choice to measure) in %.1f s at %u thread(s): %zu changed from the model\n",
-              layers.size(), measured, result.seconds, result.table.threads, result.table.choices.size());
+              result.layers.size(), measured, result.seconds, result.table.threads, result.table.choices.size());
   if (dry_run) return 0;
 
   const std::filesystem::path path = output.empty() ? qos::TuningPath() : std::filesystem::path(output);
