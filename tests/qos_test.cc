@@ -456,7 +456,8 @@ TEST_CASE("kernel tuning in the graph: every layer's candidates timed where they
                             MLConv2dOptions o;
                             o.padding = std::vector<uint32_t>{1, 1, 1, 1};
                             MLOperand x = b.input("x", {F32, {1, 16, 20, 20}});
-                            MLOperand y = b.relu(b.conv2d(x, b.constant({F32, {32, 16, 3, 3}}, Fill(w1, 32 * 16 * 9)), o));
+                            MLOperand w = b.constant({F32, {32, 16, 3, 3}}, Fill(w1, 32 * 16 * 9));
+                            MLOperand y = b.relu(b.conv2d(x, w, o));
                             MLOperand z = b.conv2d(y, b.constant({F32, {8, 32, 1, 1}}, Fill(w2, 8 * 32)));
                             return b.build({{"z", z}});
                           }};

@@ -38,6 +38,28 @@ void WriteAtomically(const json& j, const std::filesystem::path& path) {
   if (ec) throw std::runtime_error("cannot write " + path.string() + ": " + ec.message());
 }
 
+// Reads a JSON file of `format` with `read`; nullopt and `why_not` when the
+// file is missing, not JSON, not that format, or `read` throws (a member
+// missing or of the wrong type). `what` names the file's kind, `remedy` the
+// command that writes one.
+template <typename T, typename Read>
+std::optional<T> ReadJsonFile(const std::filesystem::path& path, const std::string& format, const std::string& what,
+                              const std::string& remedy, std::string* why_not, const Read& read) {
+  std::ifstream in(path);
+  if (!in) {
+    *why_not = "no " + what + " at " + path.string() + " (" + remedy + " writes one)";
+    return std::nullopt;
+  }
+  try {
+    const json j = json::parse(in);
+    if (j.value("format", "") != format) throw std::runtime_error("not a " + format + " file");
+    return read(j);
+  } catch (const std::exception& e) {
+    *why_not = what + " " + path.string() + " is unreadable (" + e.what() + "); run " + remedy + " again";
+    return std::nullopt;
+  }
+}
+
 }  // namespace
 
 std::string MachineKey(const std::string& device_description) {
@@ -89,14 +111,7 @@ void SaveProfile(const Profile& p, const std::filesystem::path& path) {
 }
 
 std::optional<Profile> LoadProfile(const std::filesystem::path& path, std::string* why_not) {
-  std::ifstream in(path);
-  if (!in) {
-    *why_not = "no profile at " + path.string() + " (run `webnn calibrate`)";
-    return std::nullopt;
-  }
-  try {
-    const json j = json::parse(in);
-    if (j.value("format", "") != "webnn-qos-profile/1") throw std::runtime_error("not a webnn-qos-profile/1 file");
+  return ReadJsonFile<Profile>(path, "webnn-qos-profile/1", "profile", "`webnn calibrate`", why_not, [](const json& j) {
     Profile p;
     p.device = j.at("device").get<std::string>();
     p.machine = j.at("machine").get<std::string>();
@@ -125,10 +140,7 @@ std::optional<Profile> LoadProfile(const std::filesystem::path& path, std::strin
     for (const auto& [op, line] : lines.items())
       p.polyfill_lines[op] = {line.at(0).get<double>(), line.at(1).get<double>()};
     return p;
-  } catch (const std::exception& e) {
-    *why_not = "profile " + path.string() + " is unreadable (" + e.what() + "); run `webnn calibrate` again";
-    return std::nullopt;
-  }
+  });
 }
 
 Profile ProfileFor(const std::string& device, const std::string& machine, unsigned threads, std::string* status) {
@@ -148,9 +160,7 @@ Profile ProfileFor(const std::string& device, const std::string& machine, unsign
   return DefaultProfile(device, machine, threads);
 }
 
-}  // namespace webnn::qos
-
-namespace webnn::qos {
+// ---- tuning tables ----
 
 std::filesystem::path TuningPath() {
   if (const char* file = std::getenv("WEBNN_TUNING_FILE"); file && *file) return file;
@@ -171,26 +181,18 @@ void SaveTuningTable(const ops::cpu::TuningTable& t, const std::filesystem::path
 }
 
 std::optional<ops::cpu::TuningTable> LoadTuningTable(const std::filesystem::path& path, std::string* why_not) {
-  std::ifstream in(path);
-  if (!in) {
-    *why_not = "no tuning table at " + path.string() + " (`webnn tune` writes one)";
-    return std::nullopt;
-  }
-  try {
-    const json j = json::parse(in);
-    if (j.value("format", "") != "webnn-tuning-table/1") throw std::runtime_error("not a webnn-tuning-table/1 file");
-    ops::cpu::TuningTable t;
-    t.machine = j.at("machine").get<std::string>();
-    t.engine_version = j.at("engineVersion").get<std::string>();
-    t.threads = j.at("threads").get<unsigned>();
-    t.tuned = j.value("tuned", "");
-    t.choices = j.at("choices").get<std::map<std::string, std::string>>();
-    t.measured_ms = j.value("measuredMs", json::object()).get<std::map<std::string, std::map<std::string, double>>>();
-    return t;
-  } catch (const std::exception& e) {
-    *why_not = "tuning table " + path.string() + " is unreadable (" + e.what() + "); run `webnn tune` again";
-    return std::nullopt;
-  }
+  return ReadJsonFile<ops::cpu::TuningTable>(
+      path, "webnn-tuning-table/1", "tuning table", "`webnn tune`", why_not, [](const json& j) {
+        ops::cpu::TuningTable t;
+        t.machine = j.at("machine").get<std::string>();
+        t.engine_version = j.at("engineVersion").get<std::string>();
+        t.threads = j.at("threads").get<unsigned>();
+        t.tuned = j.value("tuned", "");
+        t.choices = j.at("choices").get<std::map<std::string, std::string>>();
+        t.measured_ms =
+            j.value("measuredMs", json::object()).get<std::map<std::string, std::map<std::string, double>>>();
+        return t;
+      });
 }
 
 std::string InstallTuningTable(const std::string& machine) {
@@ -201,7 +203,8 @@ std::string InstallTuningTable(const std::string& machine) {
   const std::filesystem::path path = TuningPath();
   std::string why_not;
   std::optional<ops::cpu::TuningTable> t = LoadTuningTable(path, &why_not);
-  if (t && t->machine != machine) why_not = "the tuning table at " + path.string() + " was measured on '" + t->machine + "'";
+  if (t && t->machine != machine)
+    why_not = "the tuning table at " + path.string() + " was measured on '" + t->machine + "'";
   else if (t && t->engine_version != ML::version())
     why_not = "the tuning table at " + path.string() + " is from engine version " + t->engine_version;
   else if (t) {

@@ -18,7 +18,7 @@ namespace webnn::qos {
 
 namespace {
 
-// The layer with the process's tuning table forcing `candidate`.
+// The layer as a one-op graph (the candidate: whatever the process's table forces).
 MLOperand BuildConv(ProbeGraph& g, const ConvLayer& l) {
   MLConv2dOptions o;
   o.padding = l.attrs.padding;

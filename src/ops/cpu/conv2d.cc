@@ -334,7 +334,8 @@ struct ConvPlan {
     switch (path) {
       case Path::kDepthwiseNchw: return "depthwise-nchw";
       case Path::kDepthwiseNhwc: return "depthwise-nhwc";
-      case Path::kDirectNchw: return core::StrCat("direct-nchw ", direct_mr, "ch*", t.direct_nv[direct_mr] * t.lanes, "px");
+      case Path::kDirectNchw:
+        return core::StrCat("direct-nchw ", direct_mr, "ch*", t.direct_nv[direct_mr] * t.lanes, "px");
       case Path::kIgemmNhwc:
       case Path::kIgemmNchw:
         return core::StrCat(path == Path::kIgemmNhwc ? "igemm-nhwc " : "igemm-nchw ", variant[tile.variant], " ",
