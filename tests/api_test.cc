@@ -1,6 +1,10 @@
 // The API around the operations: contexts, builders, constants, build,
 // tensors, dispatch, limits, weightless constants and dynamic dimensions.
+#include <filesystem>
+#include <fstream>
 #include <limits>
+#include <map>
+#include <regex>
 #include <set>
 #include <type_traits>
 
@@ -385,6 +389,66 @@ TEST_CASE("designated initializers reach the label of an option struct", "[api][
   CHECK(msg.rfind("conv2d [dw]: ", 0) == 0);
   CHECK(b.conv2d(x, w, {.label = "dw", .groups = 4}).shape() == std::vector<MLDimension>{1, 4, 3, 3});
 }
+
+// Issue 13: {.label = ..., .member = ...} compiles for every options struct
+// (label is an ordinary first member, not a base). Each struct of
+// include/webnn/options.h is listed here by a macro that builds it with a
+// designated initializer; the test reads options.h and fails for a struct
+// this list lacks, so a new struct cannot skip the check. The non-operator
+// option structs take designated initializers of their own members.
+#define WEBNN_DESIGNATED(T, ...) std::pair<std::string, std::string>{#T, T{.label = "x", __VA_ARGS__}.label}
+TEST_CASE("designated initializers work on every options struct", "[api]") {
+  const std::map<std::string, std::string> built = {
+      {"MLOperatorOptions", MLOperatorOptions{.label = "x"}.label},
+      WEBNN_DESIGNATED(MLArgMinMaxOptions, .keepDimensions = true),
+      WEBNN_DESIGNATED(MLBatchNormalizationOptions, .axis = 3),
+      WEBNN_DESIGNATED(MLClampOptions, .minValue = 0),
+      WEBNN_DESIGNATED(MLConv2dOptions, .groups = 8),
+      WEBNN_DESIGNATED(MLConvTranspose2dOptions, .groups = 2),
+      WEBNN_DESIGNATED(MLCumulativeSumOptions, .exclusive = true),
+      WEBNN_DESIGNATED(MLEluOptions, .alpha = 2),
+      WEBNN_DESIGNATED(MLGatherOptions, .axis = 1),
+      WEBNN_DESIGNATED(MLGemmOptions, .alpha = 2),
+      WEBNN_DESIGNATED(MLGruOptions, .returnSequence = true),
+      WEBNN_DESIGNATED(MLGruCellOptions, .resetAfter = false),
+      WEBNN_DESIGNATED(MLHardSigmoidOptions, .beta = 0.25),
+      WEBNN_DESIGNATED(MLInstanceNormalizationOptions, .epsilon = 1e-3),
+      WEBNN_DESIGNATED(MLLayerNormalizationOptions, .epsilon = 1e-3),
+      WEBNN_DESIGNATED(MLLeakyReluOptions, .alpha = 0.1),
+      WEBNN_DESIGNATED(MLLinearOptions, .beta = 1),
+      WEBNN_DESIGNATED(MLLstmOptions, .returnSequence = true),
+      WEBNN_DESIGNATED(MLLstmCellOptions, .layout = MLLstmWeightLayout::kIfgo),
+      WEBNN_DESIGNATED(MLPadOptions, .mode = MLPaddingMode::kEdge),
+      WEBNN_DESIGNATED(MLPool2dOptions, .layout = MLInputOperandLayout::kNhwc),
+      WEBNN_DESIGNATED(MLReduceOptions, .keepDimensions = true),
+      WEBNN_DESIGNATED(MLResample2dOptions, .mode = MLInterpolationMode::kLinear),
+      WEBNN_DESIGNATED(MLReverseOptions, .axes = std::vector<uint32_t>{0}),
+      WEBNN_DESIGNATED(MLScatterOptions, .axis = 1),
+      WEBNN_DESIGNATED(MLSliceOptions, .strides = std::vector<uint32_t>{1}),
+      WEBNN_DESIGNATED(MLSplitOptions, .axis = 1),
+      WEBNN_DESIGNATED(MLTransposeOptions, .permutation = std::vector<uint32_t>{1, 0}),
+      WEBNN_DESIGNATED(MLTriangularOptions, .upper = false),
+  };
+  for (const auto& [name, label] : built) CHECK(label == "x");
+  std::ifstream header(std::filesystem::path(WEBNN_TEST_DATA_DIR).parent_path().parent_path() / "include" /
+                       "webnn" / "options.h");
+  REQUIRE(header);
+  size_t structs = 0;
+  for (std::string line; std::getline(header, line);)
+    if (std::smatch m; std::regex_search(line, m, std::regex("^struct (ML\\w+Options) \\{"))) {
+      ++structs;
+      INFO(m[1].str() << " is in options.h but not in this test");
+      CHECK(built.count(m[1].str()));
+    }
+  CHECK(structs == built.size());
+
+  const MLContextOptions context{.device = MLDeviceType::kCpu, .numThreads = 1};
+  const MLGraphOptions graph{.strictPlacement = true};
+  const MLDispatchOptions dispatch{.profile = true};
+  const MLQoSOptions qos{.weightsSparsity = true};
+  CHECK((context.numThreads == 1 && graph.strictPlacement && dispatch.profile && qos.weightsSparsity));
+}
+#undef WEBNN_DESIGNATED
 
 TEST_CASE("labels are sanitized in messages", "[api][validation]") {
   MLContext ctx = Context();
