@@ -34,8 +34,9 @@ bool HasGpu() {
   return false;
 }
 
-// y = a + b on `ctx`, checked against the host.
-void CheckAdd(MLContext& ctx) {
+// y = a + b on `ctx`, checked against the host. (Unused in builds without
+// the gpu device.)
+[[maybe_unused]] void CheckAdd(MLContext& ctx) {
   MLGraphBuilder b(ctx);
   MLOperand x = b.input("x", {F32, {2, 3}});
   MLOperand y = b.input("y", {F32, {3}});

@@ -253,6 +253,14 @@ MLGraphLoadOptions ToLoadOptions(const WNNGraphLoadOptions* o) {
   return out;
 }
 
+// The graph's placement, computed once and kept with the handle (the C
+// structs point into it). Outside extern "C": it returns a C++ reference.
+const MLGraphPlacement& PlacementOf(WNNGraph graph, const char* f) {
+  MLGraph& g = GraphOf(graph, f);
+  if (!graph->placement) graph->placement = g.placement();
+  return *graph->placement;
+}
+
 }  // namespace
 
 extern "C" {
@@ -775,14 +783,6 @@ WNNErrorType wnnGraph_memoryPlan(WNNGraph graph, WNNGraphMemoryPlan* plan, WNNEr
     *plan = WNNGraphMemoryPlan{p.arenaBytes, p.intermediateBytes, p.intermediateCount};
   });
 }
-
-namespace {
-const MLGraphPlacement& PlacementOf(WNNGraph graph, const char* f) {
-  MLGraph& g = GraphOf(graph, f);
-  if (!graph->placement) graph->placement = g.placement();
-  return *graph->placement;
-}
-}  // namespace
 
 WNNErrorType wnnGraph_placement(WNNGraph graph, WNNGraphPlacement* placement, WNNError error) {
   return GuardStatus(error, [&] {
