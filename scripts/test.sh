@@ -8,8 +8,8 @@ cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 ./scripts/build.sh
 meson test -C build --print-errorlogs "$@"
-# The AddressSanitizer + UndefinedBehaviorSanitizer pass (a lean build in
-# build-asan/, ~13 minutes on 2 cores; scripts/sanitize.sh says what it runs).
+# The AddressSanitizer + UndefinedBehaviorSanitizer pass (a lean clang build
+# in build-asan/, ~10 minutes on 2 cores; scripts/sanitize.sh says what it runs).
 # WEBNN_SKIP_SANITIZE=1 leaves it out of a quick local run.
 if [ "${WEBNN_SKIP_SANITIZE:-0}" != 1 ]; then
   ./scripts/sanitize.sh --ci
