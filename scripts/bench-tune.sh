@@ -42,8 +42,10 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 [ -n "$TABLE" ] || TABLE="$TMP/tune-cpu.json"
 if [ ! -f "$TABLE" ]; then
-  WEBNN_TUNING_FILE="$TABLE" "$WEBNN" tune "$WORK/det_640.json" "$WORK/rec.json" "$WORK/cls.json" | tail -2
-  WEBNN_TUNING_FILE="$TABLE" "$WEBNN" tune | tail -2  # the peer table's conv layers, merged in
+  # (the tuner's own check: each graph tuned against the model's choices, in one process)
+  WEBNN_TUNING_FILE="$TABLE" "$WEBNN" tune "$WORK/det_640.json" "$WORK/rec.json" "$WORK/cls.json" 2>/dev/null |
+    grep -E "dispatches interleaved|^tuned|^tuning table"
+  WEBNN_TUNING_FILE="$TABLE" "$WEBNN" tune 2>/dev/null | grep -E "^tuned|^tuning table"  # the peer table's layers
 fi
 
 median_ms() {  # graph input threads, with the environment given
