@@ -7,7 +7,8 @@
 #     against the reference device on random shapes, tails, broadcasting,
 #     NaN/Inf, every data type) and the WPT conformance vectors;
 #   - the api, io, memory, scheduler, placement, streaming, profile, C API,
-#     log, oracle, graph-pass, robustness and DAOP (qos) tests, on cpu;
+#     log, oracle, graph-pass, robustness, DAOP (qos) and kernel-tuning tests
+#     (every conv2d plan a tuning table can force, 4.5 s), on cpu;
 #   - each fuzzer's standalone driver: its seeds and 3000 mutations.
 # To keep it short (CI is the goal) the build is lean: -O1, the gpu device
 # left out (the Vulkan driver is not instrumented), and the cpu kernels for one
@@ -57,8 +58,9 @@ for device in $devices; do
   echo "== ASan+UBSan: [device] and [conformance] on $device"
   "$tests" --device "$device" "[device],[conformance]"
 done
-echo "== ASan+UBSan: api, io, memory, scheduler, placement, streaming, profile, C API, log, oracle, passes, robustness, qos on cpu"
-"$tests" --device cpu "[api],[io],[memory],[scheduler],[placement],[streaming],[profile],[capi],[log],[oracle],[passes],[robustness],[qos]"
+echo "== ASan+UBSan: api, io, memory, scheduler, placement, streaming, profile, C API, log, oracle, passes, robustness, qos, tune on cpu"
+"$tests" --device cpu \
+  "[api],[io],[memory],[scheduler],[placement],[streaming],[profile],[capi],[log],[oracle],[passes],[robustness],[qos],[tune]"
 for t in builder:builder capi:capi graph_file:graph npy:npy weights:weights; do
   IFS=: read -r name corpus <<<"$t"
   echo "== ASan+UBSan: fuzz_$name (seeds + 3000 mutations)"
