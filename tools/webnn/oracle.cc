@@ -21,6 +21,7 @@
 #include "io/oracle_score.h"
 #include "io/webnn_graph.h"
 #include "io/wpt_tolerance.h"
+#include "progress.h"
 #include "webnn/webnn.h"
 
 namespace webnn::cli {
@@ -185,7 +186,7 @@ void PrintScore(const std::string& source, const io::OutputScore& s) {
 std::map<std::string, std::vector<std::byte>> RunOnDevice(MLDeviceType device, const OracleArgs& args,
                                                            const std::map<std::string, io::NpyArray>& inputs) {
   MLContext context = ML::createContext({.device = device});
-  io::LoadedGraph loaded = io::LoadGraphFile(context, args.graph_path, args.load);
+  io::LoadedGraph loaded = LoadWithProgress(context, args.graph_path, args.load);
   MLNamedTensors in, out;
   std::map<std::string, std::vector<uint32_t>> shapes;
   for (const auto& [name, npy] : inputs) {
@@ -204,7 +205,7 @@ std::map<std::string, std::vector<std::byte>> RunOnDevice(MLDeviceType device, c
 
 int Score(const OracleArgs& args) {
   MLContext context = ML::createContext({.device = MLDeviceType::kReference});
-  io::LoadedGraph loaded = io::LoadGraphFile(context, args.graph_path, args.load);
+  io::LoadedGraph loaded = LoadWithProgress(context, args.graph_path, args.load);
   CheckNames(args.inputs, loaded.inputs, "input", true);
   CheckNames(args.candidates, loaded.outputs, "output", false);
   std::map<std::string, io::NpyArray> input_arrays;

@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <string_view>
 #include <utility>
 
 namespace webnn::cli {
@@ -66,6 +68,15 @@ void Progress::Show(bool final) {
                  final ? ", done" : "");
   }
   std::fflush(out_);
+}
+
+io::LoadedGraph LoadWithProgress(const MLContext& context, const std::string& graph_path, io::GraphLoadOptions load) {
+  Progress bar("loading " + std::filesystem::path(graph_path).filename().string(), 0, "");
+  load.progress = [&bar](std::string_view phase, uint64_t done, uint64_t total) {
+    bar.SetTotal(total);
+    bar.Update(done, std::string(phase));
+  };
+  return io::LoadGraphFile(context, graph_path, load);
 }
 
 }  // namespace webnn::cli

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <string>
 
+#include "io/webnn_graph.h"
+
 namespace webnn::cli {
 
 class Progress {
@@ -35,5 +37,9 @@ class Progress {
   bool shown_ = false, finished_ = false;
   Clock::time_point start_, last_shown_;
 };
+
+// Loads a graph file with a Progress bar (shown only when loading is slow):
+// `webnn run` and `webnn oracle` load models this way.
+io::LoadedGraph LoadWithProgress(const MLContext& context, const std::string& graph_path, io::GraphLoadOptions load);
 
 }  // namespace webnn::cli

@@ -208,15 +208,6 @@ void CheckNames(const io::LoadedGraph& loaded, const RunOptions& run) {
                                   name + "'; the graph's dynamic dimensions are " + NameList(dynamic));
 }
 
-// Loads with a progress bar on stderr (shown only when loading is slow).
-io::LoadedGraph LoadWithProgress(const MLContext& context, const std::string& graph_path, io::GraphLoadOptions load) {
-  Progress bar("loading " + std::filesystem::path(graph_path).filename().string(), 0, "");
-  load.progress = [&bar](std::string_view phase, uint64_t done, uint64_t total) {
-    bar.SetTotal(total);
-    bar.Update(done, std::string(phase));
-  };
-  return io::LoadGraphFile(context, graph_path, load);
-}
 
 // Element k exactly as text: floats with enough digits to read back the same
 // value, 64-bit integers without a detour through double.
