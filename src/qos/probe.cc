@@ -9,9 +9,7 @@
 namespace webnn::qos {
 
 MLOperand ProbeGraph::Input(const Dims& shape, MLOperandDataType type) {
-  const std::string name = "in" + std::to_string(inputs_.size());
-  inputs_.push_back({name, type, shape});
-  return builder_.input(name, {type, {shape.begin(), shape.end()}});
+  return builder_.input("in" + std::to_string(inputs_++), {type, {shape.begin(), shape.end()}});
 }
 
 MLOperand ProbeGraph::Const(const Dims& shape, MLOperandDataType type) {
@@ -38,6 +36,22 @@ std::vector<std::byte> ProbeGraph::Data(MLOperandDataType type, const Dims& shap
   return bytes;
 }
 
+void MakeProbeTensors(MLContext& context, const MLGraph& graph, MLNamedTensors& inputs, MLNamedTensors& outputs) {
+  const auto largest = [](const MLOperandDescriptor& desc) {
+    ProbeGraph::Dims shape;
+    for (const MLDimension& d : desc.shape) shape.push_back(static_cast<uint32_t>(d.size()));
+    return shape;
+  };
+  for (const auto& [name, desc] : graph.inputDescriptors()) {
+    const ProbeGraph::Dims shape = largest(desc);
+    MLTensor t = context.createTensor({desc.dataType, shape, false, true});
+    context.writeTensor(t, MLBufferSource(std::span<const std::byte>(ProbeGraph::Data(desc.dataType, shape))));
+    inputs[name] = t;
+  }
+  for (const auto& [name, desc] : graph.outputDescriptors())
+    outputs[name] = context.createTensor({desc.dataType, largest(desc), true, false});
+}
+
 ProbeRun::ProbeRun(MLContext& context, ProbeGraph& g, const MLOperand& out, const StepMatch& match,
                    const ProbeRun* share)
     : context_(context) {
@@ -46,15 +60,7 @@ ProbeRun::ProbeRun(MLContext& context, ProbeGraph& g, const MLOperand& out, cons
     inputs_ = share->inputs_;
     outputs_ = share->outputs_;
   } else {
-    for (const auto& in : g.inputs()) {
-      MLTensor t = context.createTensor({in.type, in.shape, false, true});
-      context.writeTensor(t, MLBufferSource(std::span<const std::byte>(ProbeGraph::Data(in.type, in.shape))));
-      inputs_[in.name] = t;
-    }
-    const MLOperandDescriptor od = graph_.outputDescriptors().at("out");
-    ProbeGraph::Dims shape;
-    for (const auto& d : od.shape) shape.push_back(d.size());
-    outputs_["out"] = context.createTensor({od.dataType, shape, true, false});
+    MakeProbeTensors(context, graph_, inputs_, outputs_);
   }
   const auto& exe = *static_cast<internal::GraphImpl&>(*graph_.impl()).executable;
   Run();  // the shapes of the program's values, from a profiled run

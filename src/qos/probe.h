@@ -25,20 +25,17 @@ class ProbeGraph {
   MLGraphBuilder& b() { return builder_; }
   MLOperand Input(const Dims& shape, MLOperandDataType type = MLOperandDataType::kFloat32);
   MLOperand Const(const Dims& shape, MLOperandDataType type = MLOperandDataType::kFloat32);
-  struct InputSpec {
-    std::string name;
-    MLOperandDataType type;
-    Dims shape;
-  };
-  const std::vector<InputSpec>& inputs() const { return inputs_; }
-
   // Bytes of an operand of `shape`: the float pattern above, zeros otherwise.
   static std::vector<std::byte> Data(MLOperandDataType type, const Dims& shape);
 
  private:
   MLGraphBuilder builder_;
-  std::vector<InputSpec> inputs_;
+  size_t inputs_ = 0;
 };
+
+// Tensors for `graph`'s inputs (filled with ProbeGraph::Data) and outputs, at
+// their largest shapes.
+void MakeProbeTensors(MLContext& context, const MLGraph& graph, MLNamedTensors& inputs, MLNamedTensors& outputs);
 
 // Which steps of the compiled program a probe times: their work (in the
 // caller's unit), or nullopt for a step it leaves out.

@@ -103,6 +103,19 @@ const scheduler::Executable& ExecutableOf(const MLGraph& g) {
   return *static_cast<internal::GraphImpl&>(*g.impl()).executable;
 }
 
+// A conv2d step's attributes and operand shapes, as the tuning queries take them.
+struct ConvStep {
+  const ops::Conv2dAttrs& attrs;
+  std::vector<uint32_t> input, filter;
+  ConvStep(const ops::Program& program, const ops::ProgramStep& step)
+      : attrs(static_cast<const ops::Conv2dAttrs&>(*step.attrs)),
+        input(core::Sizes(program.values[step.inputs[0]].desc.shape)),
+        filter(core::Sizes(program.values[step.inputs[1]].desc.shape)) {}
+  std::string Key() const { return ops::cpu::Conv2dTuningKey(attrs, input, filter); }
+  std::string Choice() const { return ops::cpu::Conv2dTuningChoice(attrs, input, filter); }
+  std::vector<std::string> Candidates() const { return ops::cpu::Conv2dTuningCandidates(attrs, input, filter); }
+};
+
 // The conv2d steps of a compiled graph that run on cpu, by tuning key.
 std::map<std::string, std::vector<size_t>> ConvStepsByKey(const MLGraph& graph) {
   const scheduler::Executable& exe = ExecutableOf(graph);
@@ -112,10 +125,7 @@ std::map<std::string, std::vector<size_t>> ConvStepsByKey(const MLGraph& graph) 
     const ops::ProgramStep& step = program.steps[s];
     if (step.op != ops::OpKind::conv2d) continue;
     if (exe.placement().devices[exe.placement().step_device[s]]->type() != MLDeviceType::kCpu) continue;
-    steps[ops::cpu::Conv2dTuningKey(static_cast<const ops::Conv2dAttrs&>(*step.attrs),
-                                    core::Sizes(program.values[step.inputs[0]].desc.shape),
-                                    core::Sizes(program.values[step.inputs[1]].desc.shape))]
-        .push_back(s);
+    steps[ConvStep(program, step).Key()].push_back(s);
   }
   return steps;
 }
@@ -123,27 +133,7 @@ std::map<std::string, std::vector<size_t>> ConvStepsByKey(const MLGraph& graph) 
 // What a compile of `graph`'s step `s` (a conv2d) took: the choice it packed for.
 std::string ChoiceOf(const MLGraph& graph, size_t s) {
   const ops::Program& program = ExecutableOf(graph).program();
-  const ops::ProgramStep& step = program.steps[s];
-  return ops::cpu::Conv2dTuningChoice(static_cast<const ops::Conv2dAttrs&>(*step.attrs),
-                                      core::Sizes(program.values[step.inputs[0]].desc.shape),
-                                      core::Sizes(program.values[step.inputs[1]].desc.shape));
-}
-
-// Tensors for a graph's inputs (ProbeGraph's data) and outputs, at their
-// largest shapes; shared by the compiles of one graph.
-void MakeTensors(MLContext& context, const MLGraph& graph, MLNamedTensors& inputs, MLNamedTensors& outputs) {
-  for (const auto& [name, desc] : graph.inputDescriptors()) {
-    ProbeGraph::Dims shape;
-    for (const MLDimension& d : desc.shape) shape.push_back(static_cast<uint32_t>(d.size()));
-    MLTensor t = context.createTensor({desc.dataType, shape, false, true});
-    context.writeTensor(t, MLBufferSource(std::span<const std::byte>(ProbeGraph::Data(desc.dataType, shape))));
-    inputs[name] = t;
-  }
-  for (const auto& [name, desc] : graph.outputDescriptors()) {
-    ProbeGraph::Dims shape;
-    for (const MLDimension& d : desc.shape) shape.push_back(static_cast<uint32_t>(d.size()));
-    outputs[name] = context.createTensor({desc.dataType, shape, true, false});
-  }
+  return ConvStep(program, program.steps[s]).Choice();
 }
 
 }  // namespace
@@ -172,11 +162,8 @@ TuneResult Tune(const std::vector<ConvLayer>& layers, const TuneOptions& options
             [&](const ops::Program& program, const ops::ProgramStep& step,
                 const std::vector<std::vector<uint32_t>>&) -> std::optional<double> {
               if (step.op != ops::OpKind::conv2d) return std::nullopt;
-              const auto& attrs = static_cast<const ops::Conv2dAttrs&>(*step.attrs);
-              const auto in = core::Sizes(program.values[step.inputs[0]].desc.shape);
-              const auto filter = core::Sizes(program.values[step.inputs[1]].desc.shape);
-              if (ops::cpu::Conv2dTuningKey(attrs, in, filter) != t.key ||
-                  ops::cpu::Conv2dTuningChoice(attrs, in, filter) != candidate)
+              const ConvStep conv(program, step);
+              if (conv.Key() != t.key || conv.Choice() != candidate)
                 throw std::logic_error("tune: the one-op graph of '" + t.key + "' did not compile to " + candidate);
               return 1.0;
             },
@@ -219,10 +206,7 @@ TuneResult TuneGraphs(const std::vector<GraphSource>& sources, const TuneOptions
     size_t round_count = 1;
     for (const auto& [key, at] : steps) {
       const ops::Program& program = ExecutableOf(rounds[0]).program();
-      const ops::ProgramStep& step = program.steps[at.front()];
-      candidates[key] = ops::cpu::Conv2dTuningCandidates(static_cast<const ops::Conv2dAttrs&>(*step.attrs),
-                                                         core::Sizes(program.values[step.inputs[0]].desc.shape),
-                                                         core::Sizes(program.values[step.inputs[1]].desc.shape));
+      candidates[key] = ConvStep(program, program.steps[at.front()]).Candidates();
       round_count = std::max(round_count, candidates[key].size());
     }
     // Round i: each layer's i-th candidate (the model's where it has fewer),
@@ -242,7 +226,7 @@ TuneResult TuneGraphs(const std::vector<GraphSource>& sources, const TuneOptions
                                    "round's candidate");
     }
     MLNamedTensors inputs, outputs;
-    MakeTensors(context, rounds[0], inputs, outputs);
+    MakeProbeTensors(context, rounds[0], inputs, outputs);
     // ms[round][key]: per dispatch, the summed profiled times of the key's steps.
     std::vector<std::map<std::string, std::vector<double>>> ms(round_count);
     std::vector<Sample> samples;

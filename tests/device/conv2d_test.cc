@@ -436,7 +436,7 @@ TEST_CASE("cpu conv2d: every tuning candidate matches reference", "[cpu][conv2d]
     grouped.cin = 24, grouped.cout = 36, grouped.groups = 3, grouped.dilations = {2, 1}, grouped.h = 9, grouped.w = 7;
     cases.push_back(grouped);
   }
-  size_t checked = 0, with_choices = 0;
+  size_t with_choices = 0;
   uint64_t seed = 900;
   for (const ConvCase& c : cases) {
     const ops::Conv2dAttrs attrs = AttrsOf(c);
@@ -449,11 +449,9 @@ TEST_CASE("cpu conv2d: every tuning candidate matches reference", "[cpu][conv2d]
       ForceTuning(key, candidate);
       CHECK(ops::cpu::Conv2dTuningChoice(attrs, InputShape(c), FilterShape(c)) == candidate);
       Check(c, ++seed, std::nullopt, MLDeviceType::kCpu);
-      ++checked;
     }
   }
   CHECK(with_choices >= 8);  // the fixed cases all have a choice on every target
-  CHECK(checked >= cases.size() + with_choices);
 }
 
 TEST_CASE("cpu conv2d: a tuning table's choice that is not a candidate leaves the model's", "[cpu][conv2d][tune]") {

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <list>
-#include <optional>
 #include <stdexcept>
 
 #include "bench/peer_tools/peer_cases.h"
@@ -120,12 +119,12 @@ int Tune(const Args& args) {
     sources.push_back({name, [path](MLContext& context) { return io::LoadGraphFile(context, path, {}).graph; }});
   }
 
-  Progress bar("tuning", graphs.empty() ? PeerTableLayers().size() : graphs.size(),
-               graphs.empty() ? "layers" : "graphs");
+  const std::vector<qos::ConvLayer> peer_layers = graphs.empty() ? PeerTableLayers() : std::vector<qos::ConvLayer>{};
+  Progress bar("tuning", graphs.empty() ? peer_layers.size() : graphs.size(), graphs.empty() ? "layers" : "graphs");
   options.progress = [&bar](size_t done, size_t, const std::string& label) { bar.Update(done, label); };
   std::vector<qos::GraphCheck> checks;
   qos::TuneResult result =
-      graphs.empty() ? qos::Tune(PeerTableLayers(), options) : qos::TuneGraphs(sources, options, &checks);
+      graphs.empty() ? qos::Tune(peer_layers, options) : qos::TuneGraphs(sources, options, &checks);
   bar.Done();
 
   size_t measured = 0;

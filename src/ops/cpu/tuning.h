@@ -5,7 +5,7 @@
 // The device reads the process's table when it compiles a step: a layer the
 // table names takes the table's choice, provided that choice is still one of
 // the layer's candidates on the SIMD target running (a table measured
-// elsewhere is refused when loaded, qos/tuning_file.h); every other layer
+// elsewhere is refused when loaded, qos/profile_file.h); every other layer
 // takes the model's. Without a table the model decides, as before.
 //
 // Candidates are named so that a table reads as what it chose, e.g.
