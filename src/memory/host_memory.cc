@@ -17,6 +17,7 @@ namespace {
 // arena costs nothing until it is used (memset touched every page at build).
 // Below it, aligned_alloc + memset is cheaper than a system call.
 constexpr size_t kMapThreshold = size_t{1} << 20;
+constexpr size_t kHugePage = size_t{2} << 20;
 }  // namespace
 
 MemoryStats GetHostMemoryStats() {
@@ -33,6 +34,12 @@ HostBlock::HostBlock(size_t bytes, std::string_view what, const Account& account
     if (p != MAP_FAILED) {
       data_ = static_cast<std::byte*>(p);  // page-aligned, zero
       mapped_ = bytes;
+      // Transparent huge pages where the system offers them on request
+      // (THP "madvise"): a network's large activations stream through
+      // memory, and 2 MB pages spare the page walks of 4 KB ones (PP-OCR det
+      // 640x640 at 1 thread: -2.5%, Xeon, 6 interleaved runs). A no-op where
+      // THP is off; smaller blocks gain nothing.
+      if (bytes >= kHugePage) madvise(p, bytes, MADV_HUGEPAGE);
     }
   } else {
     const size_t rounded = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
