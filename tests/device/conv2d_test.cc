@@ -280,6 +280,41 @@ TEST_CASE("conv2d depthwise nhwc sliding window: interior and edge blocks", "[de
       }
 }
 
+// Depthwise nchw 3x3 and 5x5 at stride 1 without dilation (the cpu's
+// unrolled kernels): row widths from one lane to several tiles of up to 5
+// vectors, with and without a partial last vector (16-, 8- and 4-lane
+// targets), heights that leave 0, 1 and 2 rows after blocks of 3, no padding
+// (the plane read in place) and asymmetric padding, batch 2, float16, and
+// NaN/Inf in the input and the weights (padding taps multiply them too).
+TEST_CASE("conv2d depthwise nchw 3x3 and 5x5 at stride 1: tile widths and row remainders", "[device][conv2d]") {
+  uint64_t seed = 120;
+  for (const uint32_t k : {3u, 5u})
+    for (const uint32_t w : {1u, 3u, 16u, 17u, 33u, 48u, 80u, 81u, 97u, 161u})
+      for (const uint32_t h : {1u, 5u, 6u, 7u}) {
+        ConvCase c;
+        c.cin = c.cout = c.groups = 3;
+        c.h = h, c.w = w, c.kh = c.kw = k;
+        c.bias = (w + h) % 2 == 0;
+        const bool pad = w % 2 == 1 || w + 1 < k;
+        if (pad) c.padding = {k / 2, k / 2 + 1, k / 2 + 1, k / 2};
+        if (!pad && h + 1 < k) c.h = k;
+        c.batch = w == 33 ? 2 : 1;
+        c.type = h == 6 && w == 48 ? MLOperandDataType::kFloat16 : MLOperandDataType::kFloat32;
+        Check(c, ++seed);
+      }
+  // Specials in the input or in the weights, not both: 3e38 * 3e38 terms
+  // overflow float32 sums in an order-dependent way (Inf or NaN) where the
+  // float64 reference does not.
+  for (const uint32_t k : {3u, 5u})
+    for (const bool in_input : {false, true}) {
+      ConvCase c;
+      c.cin = c.cout = c.groups = 4;
+      c.h = 8, c.w = 37, c.kh = c.kw = k, c.padding = {k / 2, k / 2, k / 2, k / 2}, c.bias = true;
+      (in_input ? c.special_fraction : c.filter_special_fraction) = 0.05;
+      Check(c, ++seed, kSpecialTolerance);
+    }
+}
+
 // Thin nhwc layers (the cpu's tall IgemmNhwc tile on AVX-512: at most 16
 // output channels, a filter row's merged taps of at most 12 channels): 1-4
 // input channels, 5 and 16 output channels, strides 1 and 2, pixel counts
