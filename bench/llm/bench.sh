@@ -10,7 +10,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 W=${1:-/tmp/llm-bench}
-WEBNN=${WEBNN:-$ROOT/build/tools/webnn}
+WEBNN=$(realpath "${WEBNN:-$ROOT/build/tools/webnn}")  # the script cds into WORKDIR
 export ORT_NODE_MODULES=${ORT_NODE_MODULES:-$ROOT/bench/peers/node_modules}
 ROUNDS=${ROUNDS:-3}
 LAYERS=${LAYERS:-24}

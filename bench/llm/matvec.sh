@@ -13,7 +13,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 W=${1:-/tmp/llm-matvec}
-WEBNN=${WEBNN:-$ROOT/build/tools/webnn}
+WEBNN=$(realpath "${WEBNN:-$ROOT/build/tools/webnn}")  # the script cds into WORKDIR
 MEMBW=${MEMBW:-$(dirname "$WEBNN")/../bench/probes/membw_bench}
 export ORT_NODE_MODULES=${ORT_NODE_MODULES:-$ROOT/bench/peers/node_modules}
 ROUNDS=${ROUNDS:-3}
