@@ -21,6 +21,7 @@
 #include "ops/device.h"
 #include "ops/elementwise.h"
 #include "ops/fused_elementwise.h"
+#include "ops/resample2d.h"
 
 using namespace webnn;
 using namespace webnn::test;
@@ -593,4 +594,108 @@ TEST_CASE("fuse elementwise: dynamic dimensions are inferred at dispatch", "[pas
       continue;
     CheckNear(got, want);
   }
+}
+
+// ---- upsampled operands (a nearest-neighbour resample2d by whole factors) ----
+
+namespace {
+
+OperandId Resample(Graph& g, OperandId x, std::vector<uint32_t> sizes, MLInterpolationMode mode,
+                   std::vector<uint32_t> axes = {2, 3}) {
+  auto attrs = std::make_shared<ops::Resample2dAttrs>();
+  attrs->mode = mode;
+  attrs->sizes = sizes;
+  attrs->axes = axes;
+  return PassNode(g, OpKind::resample2d, {x}, attrs);
+}
+
+}  // namespace
+
+TEST_CASE("fuse elementwise: a nearest upsample by whole factors is read upsampled", "[passes][fuse_elementwise]") {
+  const auto nearest = MLInterpolationMode::kNearestNeighbor;
+  {  // relu(add(x, upsample(y))): the chain reads y, upsampled 2x3.
+    Graph g;
+    const OperandId x = In(g, "x", core::DataType::kFloat32, {1, 2, 4, 9});
+    const OperandId y = In(g, "y", core::DataType::kFloat32, {1, 2, 2, 3});
+    const OperandId out = Act(g, OpKind::relu, PassNode(g, OpKind::add, {x, Resample(g, y, {4, 9}, nearest)}));
+    CHECK(FusedOps(g, {{"out", out}}) == Strings{"fusedElementwise[add(x, #1) > relu #1 upsampled 2x3]"});
+    CHECK(g.nodes()[g.operand(out).producer].inputs == std::vector<OperandId>{x, y});
+  }
+  {  // The upsampled copy first: the chain starts with the other operand.
+    Graph g;
+    const OperandId x = In(g, "x", core::DataType::kFloat32, {1, 2, 4, 6});
+    const OperandId y = In(g, "y", core::DataType::kFloat32, {1, 2, 4, 2});
+    const OperandId out = Act(g, OpKind::relu, PassNode(g, OpKind::sub, {Resample(g, y, {4, 6}, nearest), x}));
+    CHECK(FusedOps(g, {{"out", out}}) == Strings{"fusedElementwise[sub(#1, x) > relu #1 upsampled 1x3]"});
+  }
+  {  // Another reader keeps the resample; the chain still reads y.
+    Graph g;
+    const OperandId x = In(g, "x", core::DataType::kFloat32, {2, 1, 4, 4});
+    const OperandId y = In(g, "y", core::DataType::kFloat32, {2, 1, 2, 2});
+    const OperandId r = Resample(g, y, {4, 4}, nearest);
+    const OperandId out = Act(g, OpKind::relu, PassNode(g, OpKind::mul, {x, r}));
+    CHECK(FusedOps(g, {{"out", out}, {"r", r}}) ==
+          Strings{"fusedElementwise[mul(x, #1) > relu #1 upsampled 2x2]", "resample2d"});
+  }
+  // Not read upsampled: a factor that is not whole, linear interpolation,
+  // other axes, a device without the form (the resample's output is read).
+  for (int c = 0; c < 4; ++c) {
+    Graph g;
+    const OperandId x = In(g, "x", core::DataType::kFloat32, {1, 2, 5, 6});
+    const OperandId y = In(g, "y", core::DataType::kFloat32, {1, 2, c == 0 ? 2u : 5u, 3});
+    const OperandId r = c == 2 ? Resample(g, In(g, "z", core::DataType::kFloat32, {1, 1, 5, 6}), {2, 6}, nearest, {1, 3})
+                               : Resample(g, y, {5, 6}, c == 1 ? MLInterpolationMode::kLinear : nearest);
+    const OperandId out = Act(g, OpKind::relu, PassNode(g, OpKind::add, {x, r}));
+    const int fused = graph::FuseElementwise(g, {{"out", out}}, UINT32_MAX, UINT32_MAX, /*upsampled=*/c != 3);
+    CHECK(fused == 1);
+    CHECK(g.nodes()[g.operand(out).producer].inputs == std::vector<OperandId>{x, r});
+  }
+}
+
+TEST_CASE("fuse elementwise: upsampled operands match the unfused path and the reference",
+          "[passes][fuse_elementwise][numerics][device]") {
+  if (!DeviceUnderTestRunsPasses()) return;
+  // Factors {y, x} with 1, non-powers of two and 16 (a whole vector per
+  // element), widths with vector tails, batch 2, NaN/Inf.
+  struct UpCase {
+    std::vector<uint32_t> small;
+    std::array<uint32_t, 2> f;
+  };
+  const std::vector<UpCase> cases = {
+      {{1, 3, 5, 8}, {2, 2}},  {{2, 2, 3, 20}, {2, 2}}, {{1, 2, 4, 7}, {1, 3}}, {{1, 1, 3, 5}, {3, 1}},
+      {{1, 2, 9, 9}, {2, 4}},  {{1, 1, 2, 3}, {1, 16}}, {{1, 3, 40, 40}, {2, 2}},  {{1, 4, 17, 33}, {2, 2}},
+      {{1, 96, 20, 20}, {2, 2}}};
+  uint64_t seed = 500;
+  for (const UpCase& u : cases)
+    for (const bool swap : {false, true}) {
+      std::vector<uint32_t> big = u.small;
+      const size_t rank = big.size();
+      big[rank - 2] *= u.f[0], big[rank - 1] *= u.f[1];
+      std::ostringstream name;
+      name << "upsample " << u.f[0] << "x" << u.f[1] << " of " << u.small[0] << "x" << u.small[1] << "x" << u.small[2]
+           << "x" << u.small[3] << (swap ? " (first operand)" : "");
+      INFO(name.str());
+      const std::vector<InputSpec> specs = {{T::kFloat32, big, -1, 1, 0.02}, {T::kFloat32, u.small, -1, 1, 0.02}};
+      std::mt19937_64 rng(++seed);
+      std::vector<std::vector<std::byte>> data;
+      for (const InputSpec& s : specs) data.push_back(RandomTensorData(s, rng));
+      const GraphBody body = [&](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+        MLResample2dOptions o;
+        o.sizes = std::vector<uint32_t>{big[rank - 2], big[rank - 1]};
+        o.axes = std::vector<uint32_t>{uint32_t(rank - 2), uint32_t(rank - 1)};
+        const MLOperand up = b.resample2d(in[1], o);
+        return MLNamedOperands{{"out", b.tanh(swap ? b.sub(up, b.exp(in[0])) : b.add(b.exp(in[0]), up))}};
+      };
+      std::vector<std::string> executed;
+      std::vector<float> fused, unfused;
+      if (!RunUnlessUnsupported(DeviceUnderTest(), name.str(), [&] {
+            fused = Run({.device = DeviceUnderTest(), .graphPasses = true}, specs, data, body, &executed);
+            unfused = Run({.device = DeviceUnderTest(), .graphPasses = false}, specs, data, body);
+          }))
+        continue;
+      const bool reads_upsampled = ops::FindDevice(DeviceUnderTest())->Fusions().elementwise_upsampled;
+      CHECK(std::count(executed.begin(), executed.end(), "resample2d") == (reads_upsampled ? 0 : 1));
+      CheckIdentical(fused, unfused);
+      CheckNear(fused, Run({.device = MLDeviceType::kReference}, specs, data, body));
+    }
 }

@@ -16,11 +16,22 @@
 // of each binary step (deduplicated); it takes over the last node's output
 // operand and label, and the chain's nodes are left unreachable. A device's
 // limits on inputs and steps cut a longer chain into several fused nodes.
+//
+// Where the device reads upsampled operands, a binary step's other operand
+// that a nearest-neighbour resample2d made by whole factors along the last two
+// axes, with the fused output's shape, becomes the resample's input with
+// those factors (FusedElementwiseAttrs::upsample): for whole factors f the
+// spec's half-pixel nearest index, ceil((o + 0.5) / f - 1), is o / f, so the
+// kernel reads exactly the elements the resample would have copied. The
+// resample stays for any other reader.
+#include <array>
+#include <optional>
 #include <set>
 
 #include "graph/passes.h"
 #include "ops/activation.h"
 #include "ops/fused_elementwise.h"
+#include "ops/resample2d.h"
 
 namespace webnn::graph {
 namespace {
@@ -35,12 +46,46 @@ bool IsFusable(const Graph& graph, const Node& node) {
   return true;
 }
 
+// The resample2d input and factors {rank - 2, rank - 1} that `id` is an
+// upsampled copy of, when it is one FuseElementwise may read instead: float32,
+// nearest-neighbour, along the last two axes, static sizes there that the
+// factors divide exactly, and shaped `out_shape`.
+struct Upsample {
+  OperandId source = kNoOperand;
+  std::array<uint32_t, 2> factors{1, 1};
+};
+std::optional<Upsample> UpsampleOf(const Graph& graph, OperandId id, const core::Shape& out_shape) {
+  const int32_t p = graph.operand(id).producer;
+  if (p < 0) return std::nullopt;
+  const Node& node = graph.nodes()[p];
+  if (node.op != ops::OpKind::resample2d || node.inputs.empty()) return std::nullopt;
+  const auto& attrs = static_cast<const ops::Resample2dAttrs&>(*node.attrs);
+  const OperandDesc& in = graph.operand(node.inputs[0]).desc;
+  const OperandDesc& out = graph.operand(id).desc;
+  const size_t rank = out.shape.size();
+  if (attrs.mode != MLInterpolationMode::kNearestNeighbor || in.type != core::DataType::kFloat32 || rank < 2 ||
+      in.shape.size() != rank || out.shape != out_shape)
+    return std::nullopt;
+  if (attrs.axes != std::vector<uint32_t>{uint32_t(rank - 2), uint32_t(rank - 1)}) return std::nullopt;
+  Upsample u{node.inputs[0], {}};
+  for (size_t a = 0; a < 2; ++a) {
+    const core::Dim& i = in.shape[rank - 2 + a];
+    const core::Dim& o = out.shape[rank - 2 + a];
+    if (!i.IsStatic() || !o.IsStatic() || i.size == 0 || o.size % i.size != 0) return std::nullopt;
+    u.factors[a] = o.size / i.size;
+  }
+  for (size_t a = 0; a + 2 < rank; ++a)
+    if (!(in.shape[a] == out.shape[a])) return std::nullopt;
+  return u;
+}
+
 // Builds the fused node's program from `chain` (node indices, in order).
 class ChainBuilder {
  public:
-  explicit ChainBuilder(const Graph& graph) : graph_(graph) {}
+  ChainBuilder(const Graph& graph, bool upsampled) : graph_(graph), upsampled_(upsampled) {}
 
   void Build(const std::vector<uint32_t>& chain) {
+    out_shape_ = graph_.operand(graph_.nodes()[chain.back()].outputs[0]).desc.shape;
     OperandId running = kNoOperand;
     for (uint32_t n : chain) {
       const Node& node = graph_.nodes()[n];
@@ -48,17 +93,31 @@ class ChainBuilder {
       else Continue(node, running);
       running = node.outputs[0];
     }
+    bool any = false;
+    for (const auto& f : factors_) any = any || f[0] != 1 || f[1] != 1;
+    if (any) attrs->upsample = factors_;
   }
 
   std::vector<OperandId> inputs;
   std::shared_ptr<ops::FusedElementwiseAttrs> attrs = std::make_shared<ops::FusedElementwiseAttrs>();
 
  private:
-  int InputIndex(OperandId id) {
+  int InputIndex(OperandId id, std::array<uint32_t, 2> factors = {1, 1}) {
     for (size_t i = 0; i < inputs.size(); ++i)
-      if (inputs[i] == id) return static_cast<int>(i);
+      if (inputs[i] == id && factors_[i] == factors) return static_cast<int>(i);
     inputs.push_back(id);
+    factors_.push_back(factors);
     return static_cast<int>(inputs.size() - 1);
+  }
+
+  std::optional<Upsample> UpsampleOf(OperandId id) const {
+    return upsampled_ ? graph::UpsampleOf(graph_, id, out_shape_) : std::nullopt;
+  }
+
+  // A binary step's other operand: an upsampled copy is read as its source.
+  int OtherIndex(OperandId id) {
+    if (const std::optional<Upsample> u = UpsampleOf(id)) return InputIndex(u->source, u->factors);
+    return InputIndex(id);
   }
 
   // The chain's first node: its input (or, for a binary op, the operand with
@@ -71,10 +130,14 @@ class ChainBuilder {
     }
     const OperandId a = node.inputs[0], b = node.inputs[1];
     const auto& out_shape = graph_.operand(node.outputs[0]).desc.shape;
-    const bool start_with_b = graph_.operand(a).desc.shape != out_shape && graph_.operand(b).desc.shape == out_shape;
+    // (Not an upsampled copy either, when the other operand can start: the
+    // start is read as it is.)
+    const bool b_full = graph_.operand(b).desc.shape == out_shape;
+    const bool start_with_b =
+        b_full && (graph_.operand(a).desc.shape != out_shape || (UpsampleOf(a) && !UpsampleOf(b)));
     InputIndex(start_with_b ? b : a);
     if (a == b) AddStep(node, FusedElementwiseStep::kRunningValue, false);
-    else AddStep(node, InputIndex(start_with_b ? a : b), start_with_b);
+    else AddStep(node, OtherIndex(start_with_b ? a : b), start_with_b);
   }
 
   // A later node, reading the running value `x`.
@@ -82,8 +145,8 @@ class ChainBuilder {
     if (!ops::IsElementwiseBinary(node.op)) return AddStep(node, FusedElementwiseStep::kRunningValue, false);
     const OperandId a = node.inputs[0], b = node.inputs[1];
     if (a == x && b == x) AddStep(node, FusedElementwiseStep::kRunningValue, false);
-    else if (a == x) AddStep(node, InputIndex(b), false);
-    else AddStep(node, InputIndex(a), true);
+    else if (a == x) AddStep(node, OtherIndex(b), false);
+    else AddStep(node, OtherIndex(a), true);
   }
 
   void AddStep(const Node& node, int operand, bool running_is_b) {
@@ -97,12 +160,15 @@ class ChainBuilder {
   }
 
   const Graph& graph_;
+  const bool upsampled_;
+  core::Shape out_shape_;
+  std::vector<std::array<uint32_t, 2>> factors_;  // per input
 };
 
 }  // namespace
 
 int FuseElementwise(Graph& graph, const std::map<std::string, OperandId>& outputs, uint32_t max_inputs,
-                    uint32_t max_steps) {
+                    uint32_t max_steps, bool upsampled) {
   std::vector<OperandId> output_ids;
   std::set<OperandId> graph_outputs;
   for (const auto& [name, id] : outputs) {
@@ -134,14 +200,14 @@ int FuseElementwise(Graph& graph, const std::map<std::string, OperandId>& output
   // Each chain, cut into segments within the device's limits: a segment ends
   // before the node that would take it past max_inputs or max_steps.
   auto fits = [&](const std::vector<uint32_t>& segment) {
-    ChainBuilder builder(graph);
+    ChainBuilder builder(graph, upsampled);
     builder.Build(segment);
     return builder.inputs.size() <= max_inputs && builder.attrs->steps.size() <= max_steps;
   };
   int fused = 0;
   auto fuse = [&](const std::vector<uint32_t>& segment) {
     if (segment.size() < 2) return;
-    ChainBuilder builder(graph);
+    ChainBuilder builder(graph, upsampled);
     builder.Build(segment);
     const Node& last = graph.nodes()[segment.back()];
     const OperandId y = last.outputs[0];

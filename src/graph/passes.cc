@@ -439,7 +439,8 @@ PassStats RunPasses(Graph& graph, const std::map<std::string, OperandId>& output
   if (options.nhwc_layout) stats.nhwc_nodes = ConvertToNhwc(graph, outputs);
   // Last: the other passes know no fused chains.
   stats.fused_elementwise = FuseElementwise(graph, outputs, options.fusions.elementwise_max_inputs,
-                                            options.fusions.elementwise_max_steps);
+                                            options.fusions.elementwise_max_steps,
+                                            options.fusions.elementwise_upsampled);
   return stats;
 }
 

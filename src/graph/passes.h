@@ -56,9 +56,13 @@ int FuseActivations(Graph& graph, const std::map<std::string, OperandId>& output
 // node and are not graph outputs become one fusedElementwise node (one pass
 // over memory). A chain that would exceed `max_inputs` distinct inputs or
 // `max_steps` steps (the device's limits) ends there, and the next node starts
-// a new one. Runs last. Implemented in graph/fuse_elementwise.cc.
+// a new one. With `upsampled`, a binary step's other operand made by a
+// nearest-neighbour resample2d by whole factors along the last two axes (as a
+// feature pyramid's upsample + add) is read as the resample's input,
+// upsampled by the kernel (FusedElementwiseAttrs::upsample): the upsampled
+// tensor is never written. Runs last. Implemented in graph/fuse_elementwise.cc.
 int FuseElementwise(Graph& graph, const std::map<std::string, OperandId>& outputs, uint32_t max_inputs = UINT32_MAX,
-                    uint32_t max_steps = UINT32_MAX);
+                    uint32_t max_steps = UINT32_MAX, bool upsampled = true);
 
 // matmul(a, W) and gemm(a, W) where W = dequantizeLinear(weight, scale,
 // zeroPoint) of constants (int4, uint4, int8, uint8; scale rank 2, blockwise

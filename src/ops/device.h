@@ -106,6 +106,9 @@ struct DeviceFusions {
   // fusedElementwise nodes of at most this many inputs and steps (0: none).
   uint32_t elementwise_max_inputs = 0;
   uint32_t elementwise_max_steps = 0;
+  // fusedElementwise operands read upsampled (FusedElementwiseAttrs::upsample):
+  // a nearest-neighbour resample2d by whole factors feeding a chain.
+  bool elementwise_upsampled = false;
   // quantizedMatmul nodes (matmul / gemm of a constant blockwise-dequantized
   // int4/uint4/int8/uint8 weight; src/ops/quantized_matmul.h).
   bool quantized_matmul = false;
@@ -125,6 +128,7 @@ struct DeviceFusions {
     return {.epilogues = true,
             .elementwise_max_inputs = UINT32_MAX,
             .elementwise_max_steps = UINT32_MAX,
+            .elementwise_upsampled = true,
             .quantized_matmul = true,
             .attention = true,
             .normalization = true,

@@ -6,13 +6,22 @@
 namespace webnn::ops {
 namespace {
 
-std::vector<OperandDesc> InferFusedElementwise(const InferContext& ctx, const OpAttrs&,
+std::vector<OperandDesc> InferFusedElementwise(const InferContext& ctx, const OpAttrs& attrs,
                                                std::span<const OperandDesc* const> in) {
   if (in.empty() || in[0] == nullptr) ctx.Fail("needs at least one input");
+  const auto& fused = static_cast<const FusedElementwiseAttrs&>(attrs);
   Shape shape = in[0]->shape;
   for (size_t i = 1; i < in.size(); ++i) {
     if (in[i] == nullptr) ctx.Fail("input ", i, " is missing");
-    shape = BroadcastShapes(ctx, shape, in[i]->shape, "output", core::StrCat("inputs[", i, "]"));
+    Shape input = in[i]->shape;
+    if (fused.upsampled(i)) {
+      if (input.size() < 2) ctx.Fail("inputs[", i, "] is upsampled along two axes but has rank ", input.size());
+      for (size_t a = 0; a < 2; ++a) {
+        core::Dim& d = input[input.size() - 2 + a];
+        d = core::Dim::Static(d.size * fused.upsample[i][a]);
+      }
+    }
+    shape = BroadcastShapes(ctx, shape, input, "output", core::StrCat("inputs[", i, "]"));
   }
   return {OperandDesc{in[0]->type, std::move(shape)}};
 }
@@ -37,6 +46,8 @@ std::string FusedElementwiseToString(const FusedElementwiseAttrs& attrs) {
       s += step.running_is_b ? core::StrCat("(", other, ", x)") : core::StrCat("(x, ", other, ")");
     }
   }
+  for (size_t i = 0; i < attrs.upsample.size(); ++i)
+    if (attrs.upsampled(i)) s += core::StrCat(" #", i, " upsampled ", attrs.upsample[i][0], "x", attrs.upsample[i][1]);
   return s;
 }
 

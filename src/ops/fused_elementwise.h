@@ -10,6 +10,7 @@
 // with broadcasting).
 #pragma once
 
+#include <array>
 #include <vector>
 
 #include "ops/activation.h"
@@ -34,6 +35,16 @@ struct FusedElementwiseStep {
 
 struct FusedElementwiseAttrs final : OpAttrs {
   std::vector<FusedElementwiseStep> steps;  // applied in order to inputs[0]
+  // Per input, or empty for none: whole factors {along axis rank - 2, along
+  // axis rank - 1} by which it is upsampled, nearest-neighbour, before it
+  // broadcasts (element [.., y, x] reads [.., y / fy, x / fx]); {1, 1} for
+  // an input read as it is. An upsampled input has the output's rank, and
+  // upsampled, the output's shape (FuseElementwise: a resample2d's input
+  // replacing its output). Never inputs[0].
+  std::vector<std::array<uint32_t, 2>> upsample;
+  bool upsampled(size_t input) const {
+    return input < upsample.size() && (upsample[input][0] != 1 || upsample[input][1] != 1);
+  }
 };
 
 // True for the ops a chain may contain: those a step may be, and identity

@@ -46,6 +46,56 @@ void CopyRowF32(const float* in, float* out, size_t n, bool stream) {
   UnaryLoop<NativeLanes<float>>(CopyOp(), in, out, n, stream);
 }
 
+// dst[0, n) = an input upsampled nearest-neighbour by (fy, fx) along the
+// last two axes, at output positions [p, p + n) of planes out_h x out_w:
+// element [.., y, x] is data[.., y / fy, x / fx]. `data` has `size` floats.
+// Where fx divides the lanes, whole vectors from one permutation of the
+// next lanes / fx elements of the row (a vector's load may reach into the
+// next row, never past the input).
+void UpsampleBlockF32(const float* HWY_RESTRICT data, uint64_t size, uint64_t out_h, uint64_t out_w, uint32_t fy,
+                      uint32_t fx, uint64_t p, size_t n, float* HWY_RESTRICT dst) {
+  const uint64_t plane = out_h * out_w, in_w = out_w / fx, in_plane = (out_h / fy) * in_w;
+#if HWY_TARGET != HWY_SCALAR
+  const hn::ScalableTag<float> d;
+  const size_t L = hn::Lanes(d);
+  const bool vectors = fx > 1 && L % fx == 0 && L <= 64;
+  HWY_ALIGN int32_t lanes[64] = {};
+  for (size_t j = 0; vectors && j < L; ++j) lanes[j] = int32_t(j / fx);
+  const auto index = hn::SetTableIndices(d, lanes);
+#endif
+  // The block's first output row; then row by row (no divisions per row).
+  uint64_t image = p / plane, y = p % plane / out_w, x0 = p % out_w;
+  for (size_t done = 0; done < n;) {
+    const size_t len = static_cast<size_t>(std::min<uint64_t>(out_w - x0, n - done));
+    const uint64_t row_start = image * in_plane + (y / fy) * in_w;
+    const float* row = data + row_start;
+    float* out = dst + done;
+    size_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+    if (vectors) {
+      for (; i < len && (x0 + i) % fx != 0; ++i) out[i] = row[(x0 + i) / fx];
+      for (; i < len && row_start + (x0 + i) / fx + L <= size; i += L) {
+        const auto v = hn::TableLookupLanes(hn::LoadU(d, row + (x0 + i) / fx), index);
+        if (i + L <= len) {
+          hn::StoreU(v, d, out + i);
+        } else {
+#if HWY_MEM_OPS_MIGHT_FAULT
+          break;  // (a blended store may write the lanes past the row back)
+#else
+          hn::BlendedStore(v, hn::FirstN(d, len - i), d, out + i);
+          i = len;
+#endif
+        }
+      }
+    }
+#endif
+    for (; i < len; ++i) out[i] = row[(x0 + i) / fx];
+    done += len;
+    x0 = 0;
+    if (++y == out_h) y = 0, ++image;
+  }
+}
+
 }  // namespace
 }  // namespace HWY_NAMESPACE
 }  // namespace webnn::ops::cpu
@@ -55,6 +105,7 @@ HWY_AFTER_NAMESPACE();
 namespace webnn::ops::cpu {
 
 HWY_EXPORT(CopyRowF32);
+HWY_EXPORT(UpsampleBlockF32);
 
 namespace {
 
@@ -82,7 +133,7 @@ bool IsTranscendental(OpKind op) {
 
 // How one input is read for a block of the output.
 struct Source {
-  enum class Kind { kFull, kScalar, kRepeatedRow, kGather };
+  enum class Kind { kFull, kScalar, kRepeatedRow, kGather, kUpsampled };
   Kind kind = Kind::kFull;
   const float* data = nullptr;
   // kGather: rows of `inner` output elements, along which the input advances
@@ -90,6 +141,11 @@ struct Source {
   uint64_t inner = 1;
   bool contiguous = false;
   size_t buffer = 0;  // index of its per-thread gather buffer
+  size_t walker = 0;  // kGather: index of its RowWalker
+  // kUpsampled: factors along the output's last two axes, whose sizes are
+  // out_h and out_w (FusedElementwiseAttrs::upsample; same shape otherwise).
+  uint32_t fy = 1, fx = 1;
+  uint64_t out_h = 1, out_w = 1, size = 0;
   // kRepeatedRow (the whole input is one row, repeated: a bias along the last
   // axes): whole rows covering kBlock + inner elements; a block starting at
   // output position p reads tile[p % inner, ...).
@@ -125,12 +181,20 @@ void RunFusedElementwise(const KernelContext& ctx) {
   // Classify the inputs; the starting value is always read as a vector.
   std::vector<Source> sources(ctx.inputs.size());
   std::vector<BroadcastPlan> plans;
-  size_t gathered = 0;
+  size_t gathered = 0, walked = 0;
   for (size_t i = 0; i < ctx.inputs.size(); ++i) {
     const TensorView& in = ctx.inputs[i];
     Source& s = sources[i];
     s.data = in.as<const float>();
-    if (in.elements() == total) {
+    if (attrs.upsampled(i)) {
+      // The pass made its upsampled shape the output's (inputs[0] never is).
+      s.kind = Source::Kind::kUpsampled;
+      s.fy = attrs.upsample[i][0], s.fx = attrs.upsample[i][1];
+      s.out_h = out.shape[out.rank() - 2], s.out_w = out.shape[out.rank() - 1], s.size = in.elements();
+      if (i == 0 || in.rank() != out.rank() || in.elements() * s.fy * s.fx != total)
+        throw std::logic_error("fusedElementwise: an upsampled input that does not upsample to the output");
+      s.buffer = gathered++;
+    } else if (in.elements() == total) {
       s.kind = Source::Kind::kFull;  // same shape up to leading/size-1 dims
     } else if (in.elements() == 1 && i != 0) {
       s.kind = Source::Kind::kScalar;
@@ -145,6 +209,7 @@ void RunFusedElementwise(const KernelContext& ctx) {
       } else {
         s.kind = Source::Kind::kGather;
         s.buffer = gathered++;
+        s.walker = walked++;
       }
     }
   }
@@ -171,7 +236,7 @@ void RunFusedElementwise(const KernelContext& ctx) {
     std::vector<float> buffers((1 + gathered) * kBlock);
     float* const work = buffers.data();
     std::vector<RowWalker> walkers;
-    walkers.reserve(gathered);
+    walkers.reserve(walked);
     for (size_t i = 0; i < sources.size(); ++i)
       if (sources[i].kind == Source::Kind::kGather) walkers.emplace_back(out.shape, ctx.inputs[i].shape, sources[i].inner);
 
@@ -186,13 +251,18 @@ void RunFusedElementwise(const KernelContext& ctx) {
           case Source::Kind::kFull: return {s.data + p, true};
           case Source::Kind::kScalar: return {s.data, false};
           case Source::Kind::kRepeatedRow: return {s.tile.data() + p % s.inner, true};
-          case Source::Kind::kGather: return {work + (1 + s.buffer) * kBlock, true};
+          case Source::Kind::kGather:
+          case Source::Kind::kUpsampled: return {work + (1 + s.buffer) * kBlock, true};
         }
         return {nullptr, false};
       };
-      for (size_t i = 0; i < sources.size(); ++i)
+      for (size_t i = 0; i < sources.size(); ++i) {
         if (sources[i].kind == Source::Kind::kGather)
-          Gather(sources[i], walkers[sources[i].buffer], p, n, work + (1 + sources[i].buffer) * kBlock);
+          Gather(sources[i], walkers[sources[i].walker], p, n, work + (1 + sources[i].buffer) * kBlock);
+        if (const Source& s = sources[i]; s.kind == Source::Kind::kUpsampled)
+          HWY_DYNAMIC_DISPATCH(UpsampleBlockF32)(s.data, s.size, s.out_h, s.out_w, s.fy, s.fx, p, n,
+                                                 work + (1 + s.buffer) * kBlock);
+      }
 
       // The next block's full-size inputs are prefetched a slice before each
       // step, so memory stays busy while the steps compute.

@@ -21,6 +21,10 @@ GpuPlan Plan(const GpuStepInfo& s) {
     throw NotSupportedError(core::StrCat("gpu device: fusedElementwise of ", s.inputs.size(), " inputs and ",
                                          attrs.steps.size(), " steps exceeds ", kFusedElementwiseMaxInputs, " and ",
                                          kFusedElementwiseMaxSteps));
+  for (size_t i = 0; i < s.inputs.size(); ++i)
+    if (attrs.upsampled(i))
+      throw NotSupportedError("gpu device: fusedElementwise with an upsampled operand (the pass leaves them out "
+                              "for this device: DeviceFusions::elementwise_upsampled)");
   const uint32_t n = Count32(out.elements());
   GpuDispatch d;
   d.shader = "fused_elementwise";

@@ -343,6 +343,7 @@ class GpuDevice final : public Device {
     DeviceFusions fusions = DeviceFusions::All();
     fusions.elementwise_max_inputs = gpu::kFusedElementwiseMaxInputs;
     fusions.elementwise_max_steps = gpu::kFusedElementwiseMaxSteps;
+    fusions.elementwise_upsampled = false;  // shaders/fused_elementwise.comp reads operands as they are
     return fusions;
   }
   std::string features() const override { return vulkan_->FeatureSummary(); }
