@@ -226,12 +226,34 @@ IgemmTile ChooseIgemmTile(size_t pixels, size_t cout_g, size_t pcin, const Tilin
   return best;
 }
 
-// Rows per DirectNchw block: the smallest of 1, 2, 4, 8 covering the group's
-// output channels, at most the target's maximum.
-size_t ChooseDirectMr(size_t cout_g, const Tiling& t) {
+// The smallest of 1, 2, 4, 8 rows per DirectNchw block covering the group's
+// output channels, at most the target's maximum: the tallest block worth
+// measuring (PlanCandidates).
+size_t CoveringDirectMr(size_t cout_g, const Tiling& t) {
   size_t mr = 1;
   while (mr < cout_g && mr < t.direct_max_mr) mr *= 2;
   return mr;
+}
+
+// The model's rows per DirectNchw block: of 2 up to the covering height, the
+// one with the best share of computed rows that are real output channels
+// times its tile's speed (by accumulators, as IgemmTileSpeed), ties to the
+// taller. Taking the covering height whatever it wasted ran PP-OCR det's
+// 48 -> 12 1x1 at 160x160 as 8 + 8 rows for 12; `webnn tune` measured the
+// 2-row tile 2.4x faster there, and the 4-row one 30% faster for 192 -> 42
+// (Xeon): both waste no row. 1-row blocks (a broadcast per FMA, load-bound)
+// only where one row covers.
+size_t ChooseDirectMr(size_t cout_g, const Tiling& t) {
+  const size_t covering = CoveringDirectMr(cout_g, t);
+  size_t best = covering;
+  double best_score = 0;
+  for (size_t mr = covering; mr >= 2; mr /= 2) {
+    const size_t acc = mr * t.direct_nv[mr];
+    const double speed = acc >= 24 ? 1.0 : acc >= 16 ? 0.95 : acc >= 12 ? 0.9 : 0.8;
+    const double score = double(cout_g) / double(RoundUp(cout_g, mr)) * speed;
+    if (score > best_score * 1.001) best = mr, best_score = score;
+  }
+  return best;
 }
 
 // Padded (and, for strides > 1, phase-split) copy of one H x W plane: phase
@@ -373,7 +395,7 @@ std::vector<ConvPlan> PlanCandidates(const Conv2dAttrs& attrs, const Conv2dGeome
   const size_t cout_g = g.out_channels / g.groups;
   const bool nhwc = attrs.inputLayout == MLInputOperandLayout::kNhwc;
   if (!nhwc)
-    for (size_t mr = 1; mr <= ChooseDirectMr(cout_g, t); mr *= 2) add({Path::kDirectNchw, mr});
+    for (size_t mr = 1; mr <= CoveringDirectMr(cout_g, t); mr *= 2) add({Path::kDirectNchw, mr});
   const size_t pixels = size_t{g.batch} * g.out_h * g.out_w;
   const std::vector<IgemmTile> tiles = IgemmTileCandidates(cout_g, IgemmTaps(g).pcin, t);
   double best = 0;
