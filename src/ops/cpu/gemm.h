@@ -76,6 +76,13 @@ struct GemmOptions {
 void GemmF32(size_t m, size_t n, size_t k, const float* a, size_t lda, const PackedB& b, float* c, size_t ldc,
              const GemmEpilogue& epilogue, const GemmOptions& options, core::ParallelFor& parallel);
 
+// GemmF32 over B already in PackedB's panel layout, packed by the caller
+// (quantizedMatmul dequantizes its weights straight into it): `panels`
+// 64-byte aligned, ceil(n / GemmPanelWidth()) panels of k rows x
+// GemmPanelWidth() floats; columns past n are computed but not stored.
+void GemmF32Panels(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* panels, float* c,
+                   size_t ldc, const GemmEpilogue& epilogue, const GemmOptions& options, core::ParallelFor& parallel);
+
 // GemmF32 with B not packed: `b` as for PackB. M = 1 runs a memory-bound
 // GEMV straight from `b`; row-major B with M <= 512 is read in place by the
 // tiles; otherwise B is packed into workspace first (pack once with PackB

@@ -885,6 +885,13 @@ void GemmF32(size_t m, size_t n, size_t k, const float* a, size_t lda, const Pac
                                       options.alpha, options.accumulate, &parallel);
 }
 
+void GemmF32Panels(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* panels, float* c,
+                   size_t ldc, const GemmEpilogue& epilogue, const GemmOptions& options, core::ParallelFor& parallel) {
+  if (m == 0 || n == 0) return;
+  HWY_DYNAMIC_DISPATCH(GemmPackedF32)(m, n, k, a, lda, options.a_transposed, panels, c, ldc, &epilogue, options.alpha,
+                                      options.accumulate, &parallel);
+}
+
 void GemmF32(size_t m, size_t n, size_t k, const float* a, size_t lda, const PackedB& b, float* c, size_t ldc,
              const GemmEpilogue& epilogue, core::ParallelFor& parallel) {
   GemmF32(m, n, k, a, lda, b, c, ldc, epilogue, GemmOptions{}, parallel);

@@ -35,9 +35,10 @@
 //    has it; see BlockSumsVnni), ~memory-bound: ~0.24 ms for 1x4096x4096
 //    int4 on one Zen 5 core against ~0.35 ms for the float GEMV.
 //  - larger M (prefill): per chunk of columns, the weights are dequantized
-//    exactly into a 2 MiB float32 tile, and the GEMM core multiplies A by it
-//    in place; the dequantization (~1 op per weight) is amortized over M
-//    rows of 2 flops per weight.
+//    exactly into a 4 MiB float32 tile laid out as the GEMM core's packed B
+//    panels, and the GEMM core multiplies A by it (GemmF32Panels); the
+//    dequantization (~1 op per weight) is amortized over M rows of 2 flops
+//    per weight.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "ops/cpu/quantized_matmul.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -474,15 +475,22 @@ void MatvecInt8Groups(const PackedWeights& p, const qmm::Int8Rows& q, float* c, 
   }
 }
 
-// dst[K, (g1 - g0) * kGroup] (leading dimension ld) = W[:, groups g0..g1).
+// W[:, groups g0..g1) into dst: row-major [K, (g1 - g0) * kGroup] with
+// leading dimension ld, or (nr > 0) the GEMM core's panels of nr columns
+// (PackedB's layout: K rows of nr floats per panel; GemmF32Panels).
 template <Codes kCodes, Weights kWeights>
-void DequantizeGroups(const PackedWeights& p, size_t g0, size_t g1, float* dst, size_t ld) {
+void DequantizeGroups(const PackedWeights& p, size_t g0, size_t g1, float* dst, size_t ld, size_t nr) {
   const DF df;
+  const size_t row_stride = nr ? nr : ld;
   for (size_t g = g0; g < g1; ++g) {
-    float* col = dst + (g - g0) * kGroup;
+    float* part[kParts];  // row 0 of each vector of the group's columns
+    for (size_t v = 0; v < kParts; ++v) {
+      const size_t c = (g - g0) * kGroup + v * kLanes;
+      part[v] = nr ? dst + c / nr * p.k * nr + c % nr : dst + c;
+    }
     for (size_t b = 0; b < p.blocks; ++b)
-      ForEachWeightRow<kCodes, kWeights>(p, g, b,
-                                     [&](size_t k, size_t v, VF w, size_t) HWY_ATTR { hn::StoreU(w, df, col + k * ld + v * kLanes); });
+      ForEachWeightRow<kCodes, kWeights>(
+          p, g, b, [&](size_t k, size_t v, VF w, size_t) HWY_ATTR { hn::StoreU(w, df, part[v] + k * row_stride); });
   }
 }
 
@@ -527,16 +535,16 @@ void QuantizedMatvecInt8(const PackedWeights& p, const qmm::Int8Rows* q, size_t 
 }
 
 template <Codes kCodes>
-void DequantizeGroupsOf(const PackedWeights& p, size_t g0, size_t g1, float* dst, size_t ld) {
-  if (p.f16) return DequantizeGroups<kCodes, Weights::kExactF16>(p, g0, g1, dst, ld);
-  DequantizeGroups<kCodes, Weights::kExact>(p, g0, g1, dst, ld);
+void DequantizeGroupsOf(const PackedWeights& p, size_t g0, size_t g1, float* dst, size_t ld, size_t nr) {
+  if (p.f16) return DequantizeGroups<kCodes, Weights::kExactF16>(p, g0, g1, dst, ld, nr);
+  DequantizeGroups<kCodes, Weights::kExact>(p, g0, g1, dst, ld, nr);
 }
 
-void QuantizedDequantize(const PackedWeights& p, size_t g0, size_t g1, float* dst, size_t ld) {
+void QuantizedDequantize(const PackedWeights& p, size_t g0, size_t g1, float* dst, size_t ld, size_t nr) {
   switch (p.codes) {
-    case Codes::kNibbles: return DequantizeGroupsOf<Codes::kNibbles>(p, g0, g1, dst, ld);
-    case Codes::kUint8: return DequantizeGroupsOf<Codes::kUint8>(p, g0, g1, dst, ld);
-    case Codes::kInt8: return DequantizeGroupsOf<Codes::kInt8>(p, g0, g1, dst, ld);
+    case Codes::kNibbles: return DequantizeGroupsOf<Codes::kNibbles>(p, g0, g1, dst, ld, nr);
+    case Codes::kUint8: return DequantizeGroupsOf<Codes::kUint8>(p, g0, g1, dst, ld, nr);
+    case Codes::kInt8: return DequantizeGroupsOf<Codes::kInt8>(p, g0, g1, dst, ld, nr);
   }
 }
 
@@ -709,9 +717,12 @@ void SwiGlu(const PackedWeights& p, const float* wide, size_t ld_wide, size_t ro
 // a [K, chunk] float32 tile of about kTileBytes, and at least one chunk per
 // thread when there are enough columns. Each chunk is one GEMM call, which
 // packs A again: wider chunks amortize that. Measured on 128 x 896 x 4864
-// and 128 x 4864 x 896 (Zen 5, 1 thread): 256 KiB tiles 143 / 123 GFLOP/s,
-// 1 MiB 168 / 133, 2 MiB 168 / 163, 4 MiB 166 / 157.
-constexpr size_t kTileBytes = 2 << 20;
+// and 128 x 4864 x 896 (Zen 5, 1 thread, row-major tiles): 256 KiB tiles
+// 143 / 123 GFLOP/s, 1 MiB 168 / 133, 2 MiB 168 / 163, 4 MiB 166 / 157.
+// With the tiles in the GEMM's panel layout (Xeon, 1 thread, bench/llm's
+// prefill of 128 tokens, two runs each): 1 MiB 932 / 955 ms, 2 MiB 866 /
+// 887, 4 MiB 828 / 853, 8 MiB 854 / 940.
+constexpr size_t kTileBytes = 4 << 20;
 // Gated weights: whole pairs of groups.
 size_t ChunkColumns(size_t k, size_t n, size_t threads, bool gated) {
   const size_t unit = std::lcm(gated ? 2 * kGroup : kGroup, GemmPanelWidth());
@@ -721,8 +732,8 @@ size_t ChunkColumns(size_t k, size_t n, size_t threads, bool gated) {
   return chunk;
 }
 
-// Rows of A per GEMM call on a chunk: the GEMM core reads an unpacked B in
-// place up to 512 rows.
+// Rows of A per GEMM call on a chunk (and so of the gated path's product
+// tile).
 constexpr size_t kChunkRows = 512;
 
 // True when every a is finite with |a| < 2^32: with factorable weights, the
@@ -829,18 +840,22 @@ void QuantizedMatmulF32(const PackedWeights& p, const float* a, size_t m, float*
     for (size_t ci = c0; ci < c1; ++ci) {
       const size_t n0 = ci * chunk, cols = std::min(chunk, n - n0);
       const size_t g0 = n0 / kGroup, g1 = (n0 + cols + kGroup - 1) / kGroup;
-      HWY_DYNAMIC_DISPATCH(QuantizedDequantize)(p, g0, g1, tile.data(), chunk);
+      // Dequantized straight into the GEMM core's panels: its tiles then
+      // stream B contiguously rather than rows `chunk` floats apart (bench/llm
+      // prefill, Xeon, 1 thread: 976-1083 -> 885-913 ms).
+      HWY_DYNAMIC_DISPATCH(QuantizedDequantize)(p, g0, g1, tile.data(), chunk, GemmPanelWidth());
       GemmEpilogue tile_epilogue = epilogue;
       if (epilogue.bias) tile_epilogue.bias = epilogue.bias + n0;
+      auto gemm = [&](size_t rows, const float* a_rows, float* out, size_t ldc) {
+        GemmF32Panels(rows, cols, k, a_rows, k, tile.data(), out, ldc, tile_epilogue, GemmOptions{}, serial);
+      };
       for (size_t r0 = 0; r0 < m; r0 += kChunkRows) {
         const size_t rows = std::min(kChunkRows, m - r0);
         if (!gated) {
-          GemmF32(rows, cols, k, a + r0 * k, k, tile.data(), chunk, false, c + r0 * n + n0, n, tile_epilogue,
-                  GemmOptions{}, serial);
+          gemm(rows, a + r0 * k, c + r0 * n + n0, n);
           continue;
         }
-        GemmF32(rows, cols, k, a + r0 * k, k, tile.data(), chunk, false, product.data(), chunk, tile_epilogue,
-                GemmOptions{}, serial);
+        gemm(rows, a + r0 * k, product.data(), chunk);
         SwiGlu(p, product.data(), chunk, rows, g0, g1, c + r0 * p.gated_n, p.gated_n);
       }
     }
@@ -903,7 +918,7 @@ std::shared_ptr<const void> PrepareQuantizedMatmul(const PrepareContext& ctx) {
     const size_t chunk = ChunkColumns(k, n, 1, attrs.gated);
     ws.AddPerWorker<float>(k * chunk);
     if (attrs.gated) ws.AddPerWorker<float>(std::min(m, kChunkRows) * chunk);
-    AddGemmWorkspace(ws, std::min(m, kChunkRows), chunk, k, /*b_packed=*/false, false, /*in_body=*/true);
+    AddGemmWorkspace(ws, std::min(m, kChunkRows), chunk, k, /*b_packed=*/true, false, /*in_body=*/true);
   }
   ctx.prepared_bytes += packed->bytes();
   // RunQuantizedMatmul reads their shapes only.
