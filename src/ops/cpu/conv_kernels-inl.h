@@ -538,14 +538,33 @@ HWY_NOINLINE void DirectNchwImpl(const conv::DirectParams& p) {
     DirectTiles<MR, NV>(p, q0, std::min(tw, p.q_end - q0), p.block_begin, b_end, p.wq == p.ow ? q0 : SIZE_MAX);
 }
 
+// The depthwise nchw tiles' R x NV accumulators, started at the channel's
+// bias (or 0), and stored clamped to output rows oy0.. from column ox with
+// `last` lanes in each row's last vector.
+template <size_t R, size_t NV>
+HWY_INLINE void DepthwiseInit(const conv::DepthwiseRowsParams& p, VF (&acc)[R][NV]) {
+  const VF init = p.bias ? conv_hn::Set(DF(), *p.bias) : conv_hn::Zero(DF());
+  for (size_t r = 0; r < R; ++r)
+    for (size_t v = 0; v < NV; ++v) acc[r][v] = init;
+}
+template <size_t R, size_t NV>
+HWY_INLINE void DepthwiseStore(const conv::DepthwiseRowsParams& p, size_t oy0, size_t ox, size_t last,
+                               const VF (&acc)[R][NV]) {
+  const DF d;
+  const size_t L = conv_hn::Lanes(d);
+  for (size_t r = 0; r < R; ++r) {
+    float* o = p.out + (oy0 + r) * p.ow + ox;
+    for (size_t v = 0; v + 1 < NV; ++v) conv_hn::StoreU(ApplyClamp(d, acc[r][v], p.epilogue), d, o + v * L);
+    StoreN(d, ApplyClamp(d, acc[r][NV - 1], p.epilogue), o + (NV - 1) * L, last);
+  }
+}
+
 template <size_t R, size_t NV, bool kPartial>
 HWY_INLINE void DepthwiseRowsTile(const conv::DepthwiseRowsParams& p, size_t oy0, size_t ox, size_t nq) {
   const DF d;
   const size_t L = conv_hn::Lanes(d);
   VF acc[R][NV];
-  const VF init = p.bias ? conv_hn::Set(d, *p.bias) : conv_hn::Zero(d);
-  for (size_t r = 0; r < R; ++r)
-    for (size_t v = 0; v < NV; ++v) acc[r][v] = init;
+  DepthwiseInit(p, acc);
   const size_t last = nq - (NV - 1) * L;
   for (size_t py = 0; py < p.phases; ++py) {
     const int64_t nrr = p.rows_in_phase[py];
@@ -574,11 +593,7 @@ HWY_INLINE void DepthwiseRowsTile(const conv::DepthwiseRowsParams& p, size_t oy0
       }
     }
   }
-  for (size_t r = 0; r < R; ++r) {
-    float* o = p.out + (oy0 + r) * p.ow + ox;
-    for (size_t v = 0; v + 1 < NV; ++v) conv_hn::StoreU(ApplyClamp(d, acc[r][v], p.epilogue), d, o + v * L);
-    StoreN(d, ApplyClamp(d, acc[r][NV - 1], p.epilogue), o + (NV - 1) * L, kPartial ? last : L);
-  }
+  DepthwiseStore(p, oy0, ox, kPartial ? last : L, acc);
 }
 
 template <size_t R, size_t NV>
@@ -610,9 +625,7 @@ HWY_INLINE void DepthwiseFixedTile(const conv::DepthwiseRowsParams& p, size_t oy
   const DF d;
   const size_t L = conv_hn::Lanes(d);
   VF acc[R][NV];
-  const VF init = p.bias ? conv_hn::Set(d, *p.bias) : conv_hn::Zero(d);
-  for (size_t r = 0; r < R; ++r)
-    for (size_t v = 0; v < NV; ++v) acc[r][v] = init;
+  DepthwiseInit(p, acc);
   const float* HWY_RESTRICT base = p.src + oy0 * p.wq + ox;
   const float* HWY_RESTRICT w = p.weights;
   HWY_UNROLL(16)
@@ -632,11 +645,7 @@ HWY_INLINE void DepthwiseFixedTile(const conv::DepthwiseRowsParams& p, size_t oy
       }
     }
   }
-  for (size_t r = 0; r < R; ++r) {
-    float* o = p.out + (oy0 + r) * p.ow + ox;
-    for (size_t v = 0; v + 1 < NV; ++v) conv_hn::StoreU(ApplyClamp(d, acc[r][v], p.epilogue), d, o + v * L);
-    StoreN(d, ApplyClamp(d, acc[r][NV - 1], p.epilogue), o + (NV - 1) * L, kPartial ? last : L);
-  }
+  DepthwiseStore(p, oy0, ox, kPartial ? last : L, acc);
 }
 
 template <size_t K, size_t R, size_t NV>
