@@ -547,6 +547,15 @@ HWY_INLINE void DepthwiseInit(const conv::DepthwiseRowsParams& p, VF (&acc)[R][N
   for (size_t r = 0; r < R; ++r)
     for (size_t v = 0; v < NV; ++v) acc[r][v] = init;
 }
+// NV vectors of a row from `in`, `last` lanes in the last one (kPartial).
+template <size_t NV, bool kPartial>
+HWY_INLINE void DepthwiseLoad(const float* HWY_RESTRICT in, size_t last, VF (&x)[NV]) {
+  const DF d;
+  const size_t L = conv_hn::Lanes(d);
+  for (size_t v = 0; v + 1 < NV; ++v) x[v] = conv_hn::LoadU(d, in + v * L);
+  if constexpr (kPartial) x[NV - 1] = LoadTail(d, in + (NV - 1) * L, last);
+  else x[NV - 1] = conv_hn::LoadU(d, in + (NV - 1) * L);
+}
 template <size_t R, size_t NV>
 HWY_INLINE void DepthwiseStore(const conv::DepthwiseRowsParams& p, size_t oy0, size_t ox, size_t last,
                                const VF (&acc)[R][NV]) {
@@ -581,9 +590,7 @@ HWY_INLINE void DepthwiseRowsTile(const conv::DepthwiseRowsParams& p, size_t oy0
       for (size_t kx = 0; kx < p.kw; ++kx) {
         const float* HWY_RESTRICT in = row + p.xoff[kx];
         VF x[NV];
-        for (size_t v = 0; v + 1 < NV; ++v) x[v] = conv_hn::LoadU(d, in + v * L);
-        if constexpr (kPartial) x[NV - 1] = LoadTail(d, in + (NV - 1) * L, last);
-        else x[NV - 1] = conv_hn::LoadU(d, in + (NV - 1) * L);
+        DepthwiseLoad<NV, kPartial>(in, last, x);
         HWY_UNROLL(8)
         for (size_t r = 0; r < R; ++r) {
           if (!wrow[r]) continue;
@@ -634,9 +641,7 @@ HWY_INLINE void DepthwiseFixedTile(const conv::DepthwiseRowsParams& p, size_t oy
     for (size_t kx = 0; kx < K; ++kx) {
       const float* HWY_RESTRICT in = base + y * p.wq + kx;
       VF x[NV];
-      for (size_t v = 0; v + 1 < NV; ++v) x[v] = conv_hn::LoadU(d, in + v * L);
-      if constexpr (kPartial) x[NV - 1] = LoadTail(d, in + (NV - 1) * L, last);
-      else x[NV - 1] = conv_hn::LoadU(d, in + (NV - 1) * L);
+      DepthwiseLoad<NV, kPartial>(in, last, x);
       HWY_UNROLL(8)
       for (size_t r = 0; r < R; ++r) {
         if (y < r || y - r >= K) continue;  // filter row y - r
