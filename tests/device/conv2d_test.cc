@@ -280,24 +280,28 @@ TEST_CASE("conv2d depthwise nhwc sliding window: interior and edge blocks", "[de
       }
 }
 
-// Depthwise nchw 3x3 and 5x5 at stride 1 without dilation (the cpu's
+// Depthwise nchw 3x3 and 5x5 at strides 1 and 2 without dilation (the cpu's
 // unrolled kernels): row widths from one lane to several tiles of up to 5
 // vectors, with and without a partial last vector (16-, 8- and 4-lane
 // targets), heights that leave 0, 1 and 2 rows after blocks of 3, no padding
-// (the plane read in place) and asymmetric padding, batch 2, float16, and
-// NaN/Inf in the input and the weights (padding taps multiply them too).
-TEST_CASE("conv2d depthwise nchw 3x3 and 5x5 at stride 1: tile widths and row remainders", "[device][conv2d]") {
+// (at stride 1 the plane read in place) and asymmetric padding, batch 2,
+// float16, and NaN/Inf in the input and the weights (padding taps multiply
+// them too).
+TEST_CASE("conv2d depthwise nchw 3x3 and 5x5 at strides 1 and 2: tile widths and row remainders",
+          "[device][conv2d]") {
   uint64_t seed = 120;
+  const std::vector<std::vector<uint32_t>> strides = {{1, 1}, {2, 2}, {2, 1}, {1, 2}};
   for (const uint32_t k : {3u, 5u})
     for (const uint32_t w : {1u, 3u, 16u, 17u, 33u, 48u, 80u, 81u, 97u, 161u})
       for (const uint32_t h : {1u, 5u, 6u, 7u}) {
         ConvCase c;
         c.cin = c.cout = c.groups = 3;
-        c.h = h, c.w = w, c.kh = c.kw = k;
+        c.strides = strides[(w + h + k) % strides.size()];
+        c.h = c.strides[0] == 2 ? 2 * h + 1 : h, c.w = c.strides[1] == 2 ? 2 * w + 1 : w, c.kh = c.kw = k;
         c.bias = (w + h) % 2 == 0;
-        const bool pad = w % 2 == 1 || w + 1 < k;
+        const bool pad = w % 2 == 1 || c.w + 1 < k;
         if (pad) c.padding = {k / 2, k / 2 + 1, k / 2 + 1, k / 2};
-        if (!pad && h + 1 < k) c.h = k;
+        if (!pad && c.h + 1 < k) c.h = k;
         c.batch = w == 33 ? 2 : 1;
         c.type = h == 6 && w == 48 ? MLOperandDataType::kFloat16 : MLOperandDataType::kFloat32;
         Check(c, ++seed);
@@ -310,6 +314,7 @@ TEST_CASE("conv2d depthwise nchw 3x3 and 5x5 at stride 1: tile widths and row re
       ConvCase c;
       c.cin = c.cout = c.groups = 4;
       c.h = 8, c.w = 37, c.kh = c.kw = k, c.padding = {k / 2, k / 2, k / 2, k / 2}, c.bias = true;
+      if (in_input) c.strides = {2, 2};
       (in_input ? c.special_fraction : c.filter_special_fraction) = 0.05;
       Check(c, ++seed, kSpecialTolerance);
     }

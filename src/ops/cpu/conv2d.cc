@@ -6,8 +6,8 @@
 //  - depthwise (groups == input channels == output channels):
 //      nchw: DepthwiseRowsNchw, blocks of 4 output rows x vectors along the
 //            width, over a zero-padded (and for strides, phase-split) copy of
-//            each channel plane made in cache; 3x3 and 5x5 at stride 1
-//            unrolled (DepthwiseFixed: 3 rows x up to 5 vectors);
+//            each channel plane made in cache; 3x3 and 5x5 at strides 1
+//            and 2 unrolled (DepthwiseFixed: 3 rows x up to 5 vectors);
 //      nhwc: DepthwiseNhwcRow, vectors along channels, a sliding window along
 //            the row for kernel widths 3 and 5 at horizontal stride 1 or 2.
 //  - everything else:
@@ -747,10 +747,10 @@ void RunDepthwiseNchw(const KernelContext& ctx, const Conv2dGeometry& g, const P
   }
   const size_t out_plane = size_t{g.out_h} * g.out_w;
   const size_t planes = size_t{g.batch} * g.in_channels;
-  // The unrolled kernels: 3x3 and 5x5 at stride 1 without dilation.
-  const bool unit = g.stride_h == 1 && g.stride_w == 1 && g.dilation_h == 1 && g.dilation_w == 1;
+  // The unrolled kernels: 3x3 and 5x5 at strides 1 or 2 without dilation.
+  const bool unrolled = g.stride_h <= 2 && g.stride_w <= 2 && g.dilation_h == 1 && g.dilation_w == 1;
   const size_t fixed_k =
-      unit && g.kernel_h == g.kernel_w && (g.kernel_h == 3 || g.kernel_h == 5) ? g.kernel_h : 0;
+      unrolled && g.kernel_h == g.kernel_w && (g.kernel_h == 3 || g.kernel_h == 5) ? g.kernel_h : 0;
   const size_t threads = ctx.parallel.NumThreads();
   // Few large planes: split each plane's rows too (each piece copies the plane).
   const size_t pieces =

@@ -149,9 +149,9 @@ struct DepthwiseRowsParams {
   const float* bias = nullptr;          // this channel's bias or null
   float* out = nullptr;                 // output plane [oh][ow]
   Epilogue epilogue;
-  // 3 or 5: a k x k filter at stride 1 without dilation, so that the rows
-  // are src + y * wq and the tap columns + kx (phases 1, xoff[kx] = kx):
-  // the unrolled kernel (DepthwiseRowsFixed). 0: the general loops.
+  // 3 or 5: a k x k filter at strides 1 or 2 without dilation (phases 1 or
+  // 2, the tap rows of phase py are py, py + phases, ...): the unrolled
+  // kernel (DepthwiseFixed). 0: the general loops.
   size_t fixed_k = 0;
 };
 
@@ -621,46 +621,59 @@ HWY_INLINE void DepthwiseRowsBlock(const conv::DepthwiseRowsParams& p, size_t oy
   for (size_t ox = 0; ox < p.ow; ox += tw) DepthwiseRowsTileN<R, NV>(p, oy0, ox, std::min(tw, p.ow - ox));
 }
 
-// DepthwiseRows for a K x K filter at stride 1, fully unrolled: which filter
-// row meets which output row is known at compile time, so each (input row,
-// tap column) is NV loads, then per output row it reaches one broadcast
-// weight and NV FMAs, with no branches or index arithmetic between them. The
-// general loops spent ~4x the FMAs' time on that bookkeeping on small planes
-// (PP-OCR rec's 5x5 over 240 planes of 12 x 80: 0.7 us per plane).
-template <size_t K, size_t R, size_t NV, bool kPartial>
-HWY_INLINE void DepthwiseFixedTile(const conv::DepthwiseRowsParams& p, size_t oy0, size_t ox, size_t last) {
+// DepthwiseRows for a K x K filter at vertical stride SH (1 or 2) and any
+// horizontal stride the phase planes hold (p.xoff), without dilation, fully
+// unrolled: which filter row meets which output row is known at compile
+// time, so each (input row, tap column) is NV loads, then per output row it
+// reaches one broadcast weight and NV FMAs, with no branches or index
+// arithmetic between them. The general loops spent ~4x the FMAs' time on
+// that bookkeeping on small planes (PP-OCR rec's 5x5 over 240 planes of
+// 12 x 80: 0.7 us per plane).
+//
+// Vertical phase PY holds the padded rows PY, PY + SH, ...: its taps are the
+// filter rows ky = PY + SH * ry, and output row oy0 + r reads its row
+// oy0 + r + ry.
+template <size_t K, size_t SH, size_t PY, size_t R, size_t NV, bool kPartial>
+HWY_INLINE void DepthwiseFixedPhase(const conv::DepthwiseRowsParams& p, size_t oy0, size_t ox, size_t last,
+                                    VF (&acc)[R][NV]) {
+  constexpr size_t kRows = (K - PY + SH - 1) / SH;  // its filter rows
   const DF d;
-  const size_t L = conv_hn::Lanes(d);
-  VF acc[R][NV];
-  DepthwiseInit(p, acc);
-  const float* HWY_RESTRICT base = p.src + oy0 * p.wq + ox;
+  const float* HWY_RESTRICT base = p.src + p.phase_base[PY] + oy0 * p.wq + ox;
   const float* HWY_RESTRICT w = p.weights;
   HWY_UNROLL(16)
-  for (size_t y = 0; y < R + K - 1; ++y) {
+  for (size_t y = 0; y < R + kRows - 1; ++y) {
     HWY_UNROLL(8)
     for (size_t kx = 0; kx < K; ++kx) {
-      const float* HWY_RESTRICT in = base + y * p.wq + kx;
+      const float* HWY_RESTRICT in = base + y * p.wq + p.xoff[kx];
       VF x[NV];
       DepthwiseLoad<NV, kPartial>(in, last, x);
       HWY_UNROLL(8)
       for (size_t r = 0; r < R; ++r) {
-        if (y < r || y - r >= K) continue;  // filter row y - r
-        const VF wv = conv_hn::Set(d, w[(y - r) * K + kx]);
+        if (y < r || y - r >= kRows) continue;  // filter row PY + SH * (y - r)
+        const VF wv = conv_hn::Set(d, w[(PY + SH * (y - r)) * K + kx]);
         for (size_t v = 0; v < NV; ++v) acc[r][v] = conv_hn::MulAdd(wv, x[v], acc[r][v]);
       }
     }
   }
-  DepthwiseStore(p, oy0, ox, kPartial ? last : L, acc);
+  if constexpr (PY + 1 < SH) DepthwiseFixedPhase<K, SH, PY + 1, R, NV, kPartial>(p, oy0, ox, last, acc);
 }
 
-template <size_t K, size_t R, size_t NV>
+template <size_t K, size_t SH, size_t R, size_t NV, bool kPartial>
+HWY_INLINE void DepthwiseFixedTile(const conv::DepthwiseRowsParams& p, size_t oy0, size_t ox, size_t last) {
+  VF acc[R][NV];
+  DepthwiseInit(p, acc);
+  DepthwiseFixedPhase<K, SH, 0, R, NV, kPartial>(p, oy0, ox, last, acc);
+  DepthwiseStore(p, oy0, ox, kPartial ? last : conv_hn::Lanes(DF()), acc);
+}
+
+template <size_t K, size_t SH, size_t R, size_t NV>
 HWY_INLINE void DepthwiseFixedTileN(const conv::DepthwiseRowsParams& p, size_t oy0, size_t ox, size_t nv,
                                     size_t last) {
   if constexpr (NV > 1) {
-    if (nv < NV) return DepthwiseFixedTileN<K, R, NV - 1>(p, oy0, ox, nv, last);
+    if (nv < NV) return DepthwiseFixedTileN<K, SH, R, NV - 1>(p, oy0, ox, nv, last);
   }
-  if (last == conv_hn::Lanes(DF())) DepthwiseFixedTile<K, R, NV, false>(p, oy0, ox, last);
-  else DepthwiseFixedTile<K, R, NV, true>(p, oy0, ox, last);
+  if (last == conv_hn::Lanes(DF())) DepthwiseFixedTile<K, SH, R, NV, false>(p, oy0, ox, last);
+  else DepthwiseFixedTile<K, SH, R, NV, true>(p, oy0, ox, last);
 }
 
 // Output rows per tile, and vectors per tile row at most: R * NV
@@ -676,7 +689,7 @@ constexpr size_t kDepthwiseFixedMaxNV = kVecRegs == 32 ? 5 : 3;
 // R output rows: the row's vectors in tiles of at most kMaxNV, as even as
 // they go (80 columns: one tile of 5 vectors rather than 4 + 1), so that few
 // tiles are narrow (a 1-vector tile is load-bound: a broadcast per FMA).
-template <size_t K, size_t R>
+template <size_t K, size_t SH, size_t R>
 HWY_INLINE void DepthwiseFixedRows(const conv::DepthwiseRowsParams& p, size_t oy0) {
   constexpr size_t kMaxNV = kDepthwiseFixedMaxNV;
   const size_t L = conv_hn::Lanes(DF());
@@ -685,22 +698,22 @@ HWY_INLINE void DepthwiseFixedRows(const conv::DepthwiseRowsParams& p, size_t oy
   for (size_t t = 0, v0 = 0; t < tiles; ++t) {
     const size_t v1 = (t + 1) * vectors / tiles;
     const size_t ox = v0 * L, n = std::min(v1 * L, p.ow) - ox;
-    DepthwiseFixedTileN<K, R, kMaxNV>(p, oy0, ox, v1 - v0, n - (v1 - v0 - 1) * L);
+    DepthwiseFixedTileN<K, SH, R, kMaxNV>(p, oy0, ox, v1 - v0, n - (v1 - v0 - 1) * L);
     v0 = v1;
   }
 }
 
-template <size_t K>
+template <size_t K, size_t SH>
 HWY_INLINE void DepthwiseFixed(const conv::DepthwiseRowsParams& p) {
   size_t oy = p.oy_begin;
   constexpr size_t R = kDepthwiseFixedRows;
-  for (; oy + R <= p.oy_end; oy += R) DepthwiseFixedRows<K, R>(p, oy);
-  for (; oy < p.oy_end; ++oy) DepthwiseFixedRows<K, 1>(p, oy);
+  for (; oy + R <= p.oy_end; oy += R) DepthwiseFixedRows<K, SH, R>(p, oy);
+  for (; oy < p.oy_end; ++oy) DepthwiseFixedRows<K, SH, 1>(p, oy);
 }
 
 inline HWY_NOINLINE void DepthwiseRowsImpl(const conv::DepthwiseRowsParams& p) {
-  if (p.fixed_k == 3) return DepthwiseFixed<3>(p);
-  if (p.fixed_k == 5) return DepthwiseFixed<5>(p);
+  if (p.fixed_k == 3) return p.phases == 1 ? DepthwiseFixed<3, 1>(p) : DepthwiseFixed<3, 2>(p);
+  if (p.fixed_k == 5) return p.phases == 1 ? DepthwiseFixed<5, 1>(p) : DepthwiseFixed<5, 2>(p);
   size_t oy = p.oy_begin;
   for (; oy + 4 <= p.oy_end; oy += 4) DepthwiseRowsBlock<4>(p, oy);
   for (; oy + 2 <= p.oy_end; oy += 2) DepthwiseRowsBlock<2>(p, oy);
