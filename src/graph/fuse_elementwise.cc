@@ -130,8 +130,9 @@ class ChainBuilder {
     }
     const OperandId a = node.inputs[0], b = node.inputs[1];
     const auto& out_shape = graph_.operand(node.outputs[0]).desc.shape;
-    // (Not an upsampled copy either, when the other operand can start: the
-    // start is read as it is.)
+    // b starts instead when a lacks the output's shape, or when a is an
+    // upsampled copy and b is not: the start is read as it is, so an
+    // upsampled copy there would be read from memory, not from its source.
     const bool b_full = graph_.operand(b).desc.shape == out_shape;
     const bool start_with_b =
         b_full && (graph_.operand(a).desc.shape != out_shape || (UpsampleOf(a) && !UpsampleOf(b)));

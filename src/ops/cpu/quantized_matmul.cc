@@ -475,22 +475,20 @@ void MatvecInt8Groups(const PackedWeights& p, const qmm::Int8Rows& q, float* c, 
   }
 }
 
-// W[:, groups g0..g1) into dst: row-major [K, (g1 - g0) * kGroup] with
-// leading dimension ld, or (nr > 0) the GEMM core's panels of nr columns
+// W[:, groups g0..g1) into dst as the GEMM core's panels of nr columns
 // (PackedB's layout: K rows of nr floats per panel; GemmF32Panels).
 template <Codes kCodes, Weights kWeights>
-void DequantizeGroups(const PackedWeights& p, size_t g0, size_t g1, float* dst, size_t ld, size_t nr) {
+void DequantizeGroups(const PackedWeights& p, size_t g0, size_t g1, float* dst, size_t nr) {
   const DF df;
-  const size_t row_stride = nr ? nr : ld;
   for (size_t g = g0; g < g1; ++g) {
     float* part[kParts];  // row 0 of each vector of the group's columns
     for (size_t v = 0; v < kParts; ++v) {
       const size_t c = (g - g0) * kGroup + v * kLanes;
-      part[v] = nr ? dst + c / nr * p.k * nr + c % nr : dst + c;
+      part[v] = dst + c / nr * p.k * nr + c % nr;
     }
     for (size_t b = 0; b < p.blocks; ++b)
       ForEachWeightRow<kCodes, kWeights>(
-          p, g, b, [&](size_t k, size_t v, VF w, size_t) HWY_ATTR { hn::StoreU(w, df, part[v] + k * row_stride); });
+          p, g, b, [&](size_t k, size_t v, VF w, size_t) HWY_ATTR { hn::StoreU(w, df, part[v] + k * nr); });
   }
 }
 
@@ -535,16 +533,16 @@ void QuantizedMatvecInt8(const PackedWeights& p, const qmm::Int8Rows* q, size_t 
 }
 
 template <Codes kCodes>
-void DequantizeGroupsOf(const PackedWeights& p, size_t g0, size_t g1, float* dst, size_t ld, size_t nr) {
-  if (p.f16) return DequantizeGroups<kCodes, Weights::kExactF16>(p, g0, g1, dst, ld, nr);
-  DequantizeGroups<kCodes, Weights::kExact>(p, g0, g1, dst, ld, nr);
+void DequantizeGroupsOf(const PackedWeights& p, size_t g0, size_t g1, float* dst, size_t nr) {
+  if (p.f16) return DequantizeGroups<kCodes, Weights::kExactF16>(p, g0, g1, dst, nr);
+  DequantizeGroups<kCodes, Weights::kExact>(p, g0, g1, dst, nr);
 }
 
-void QuantizedDequantize(const PackedWeights& p, size_t g0, size_t g1, float* dst, size_t ld, size_t nr) {
+void QuantizedDequantize(const PackedWeights& p, size_t g0, size_t g1, float* dst, size_t nr) {
   switch (p.codes) {
-    case Codes::kNibbles: return DequantizeGroupsOf<Codes::kNibbles>(p, g0, g1, dst, ld, nr);
-    case Codes::kUint8: return DequantizeGroupsOf<Codes::kUint8>(p, g0, g1, dst, ld, nr);
-    case Codes::kInt8: return DequantizeGroupsOf<Codes::kInt8>(p, g0, g1, dst, ld, nr);
+    case Codes::kNibbles: return DequantizeGroupsOf<Codes::kNibbles>(p, g0, g1, dst, nr);
+    case Codes::kUint8: return DequantizeGroupsOf<Codes::kUint8>(p, g0, g1, dst, nr);
+    case Codes::kInt8: return DequantizeGroupsOf<Codes::kInt8>(p, g0, g1, dst, nr);
   }
 }
 
@@ -843,7 +841,7 @@ void QuantizedMatmulF32(const PackedWeights& p, const float* a, size_t m, float*
       // Dequantized straight into the GEMM core's panels: its tiles then
       // stream B contiguously rather than rows `chunk` floats apart (bench/llm
       // prefill, Xeon, 1 thread: 976-1083 -> 885-913 ms).
-      HWY_DYNAMIC_DISPATCH(QuantizedDequantize)(p, g0, g1, tile.data(), chunk, GemmPanelWidth());
+      HWY_DYNAMIC_DISPATCH(QuantizedDequantize)(p, g0, g1, tile.data(), GemmPanelWidth());
       GemmEpilogue tile_epilogue = epilogue;
       if (epilogue.bias) tile_epilogue.bias = epilogue.bias + n0;
       auto gemm = [&](size_t rows, const float* a_rows, float* out, size_t ldc) {
