@@ -390,6 +390,18 @@ TEST_CASE("quantized matmul: odd blocks, broadcast scales, batched A, wide N", "
     wide.nonnegative = true;
     Check(wide, seed++);
   }
+  // The cpu GEMM path's other shapes: A past 512 KiB (row blocks, K blocks
+  // per B micro-panel), blocks of 48 that do not divide a 256-row K block, and
+  // more rows than one packing of A (512).
+  QuantCase deep;
+  deep.m = 40, deep.k = 4096, deep.n = 50, deep.scale_k = 128;
+  Check(deep, seed++);
+  QuantCase misaligned;
+  misaligned.m = 20, misaligned.k = 528, misaligned.n = 45, misaligned.scale_k = 11;
+  Check(misaligned, seed++);
+  QuantCase tall;
+  tall.m = 600, tall.k = 64, tall.n = 24, tall.scale_k = 2;
+  Check(tall, seed++);
 }
 
 TEST_CASE("quantized matmul: gemm, bias and activations", "[device][quantized_matmul]") {

@@ -76,12 +76,44 @@ struct GemmOptions {
 void GemmF32(size_t m, size_t n, size_t k, const float* a, size_t lda, const PackedB& b, float* c, size_t ldc,
              const GemmEpilogue& epilogue, const GemmOptions& options, core::ParallelFor& parallel);
 
-// GemmF32 over B already in PackedB's panel layout, packed by the caller
-// (quantizedMatmul dequantizes its weights straight into it): `panels`
-// 64-byte aligned, ceil(n / GemmPanelWidth()) panels of k rows x
-// GemmPanelWidth() floats; columns past n are computed but not stored.
-void GemmF32Panels(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* panels, float* c,
-                   size_t ldc, const GemmEpilogue& epilogue, const GemmOptions& options, core::ParallelFor& parallel);
+// ---- A packed once, B made micro-panel by micro-panel --------------------------
+// For a B that is not stored as floats (quantizedMatmul's int4/int8 weights):
+// the caller packs A once (GemmPackLhsF32) and runs GemmF32Sourced on column
+// chunks of B, on as many threads as it likes; the GEMM asks the source for
+// each B micro-panel (one K block of one column panel) right before the tiles
+// use it, so B exists as floats only in one L1-sized buffer per thread.
+
+struct GemmPanelSource {
+  // Writes rows [k0, k0 + kc) of column panel `panel` (columns panel *
+  // GemmPanelWidth() onward) to dst as kc rows of GemmPanelWidth() floats.
+  // Columns past the product's n are computed but never stored.
+  void (*fill)(const void* context, size_t panel, size_t k0, size_t kc, float* dst);
+  const void* context;
+};
+
+// A [m, k] packed for GemmF32Sourced: row panels of the running CPU's
+// kernels, K blocks of kc rows (the last may be shorter), `floats` floats.
+struct PackedLhs {
+  size_t m = 0, k = 0;
+  size_t kc = 0;          // rows of B per fill (the last K block's may be fewer)
+  size_t panel_rows = 0;  // the kernels' MR it was laid out for
+  size_t floats = 0;
+  const float* data = nullptr;
+};
+
+// The layout (data null) of an [m, k] A whose K blocks are multiples of
+// k_align (a block the source fills whole, e.g. the quantization block;
+// 1 for any).
+PackedLhs GemmLhsLayout(size_t m, size_t k, size_t k_align);
+
+// Packs A (row-major, leading dimension lda) into dst (layout.floats floats,
+// 64-byte aligned); returns the layout with data = dst.
+PackedLhs GemmPackLhsF32(const PackedLhs& layout, const float* a, size_t lda, float* dst);
+
+// C [a.m, n] = A x B (+ epilogue), on the calling thread. Its scratch:
+// AddGemmSourcedWorkspace.
+void GemmF32Sourced(const PackedLhs& a, size_t n, const GemmPanelSource& b, float* c, size_t ldc,
+                    const GemmEpilogue& epilogue);
 
 // GemmF32 with B not packed: `b` as for PackB. M = 1 runs a memory-bound
 // GEMV straight from `b`; row-major B with M <= 512 is read in place by the
@@ -97,5 +129,8 @@ void GemmF32(size_t m, size_t n, size_t k, const float* a, size_t lda, const flo
 // dispatching thread (its own share shared, the A packing per worker).
 void AddGemmWorkspace(memory::WorkspaceSize& workspace, size_t m, size_t n, size_t k, bool b_packed,
                       bool b_transposed, bool in_body);
+
+// Adds GemmF32Sourced's scratch (one B micro-panel) for each worker that runs it.
+void AddGemmSourcedWorkspace(memory::WorkspaceSize& workspace, const PackedLhs& layout);
 
 }  // namespace webnn::ops::cpu

@@ -9,6 +9,9 @@
 //      K-major (one float per row per k), so the micro-kernel reads A
 //      sequentially and rows at a large power-of-2 leading dimension cannot
 //      collide in one L1 set.
+//   Or A packed beforehand for all of K (GemmPackLhsF32) and B made one
+//      micro-panel at a time by a GemmPanelSource into an L1 buffer
+//      (GemmF32Sourced: quantizedMatmul's weights, dequantized on the way).
 //   Micro-kernel: an MR x NR tile of C in registers (MR x NV vectors), one
 //      broadcast of A and NV loads of B per k; the epilogue (alpha, C or bias,
 //      NaN-preserving clamp) is applied in registers, masked at the right edge.
@@ -325,6 +328,12 @@ struct GemmArgs {
   bool scale;
   float alpha;
   bool accumulate;
+  // A packed beforehand (GemmPackLhsF32) for all M rows and K blocks of
+  // packed_kc, or null (GemmTask packs A itself).
+  const float* packed_a;
+  size_t packed_kc;
+  // B's micro-panels made on demand, or null (B is in `panels`).
+  const GemmPanelSource* source;
 };
 
 // Points `t` at B's column panel j, K block starting at k0.
@@ -338,15 +347,41 @@ HWY_INLINE void SetTileB(const GemmArgs& g, size_t NR, size_t j, size_t k0, Tile
   }
 }
 
+// K blocks of about kKC, balanced (K = 300 is two blocks of 150, not 256 + 44),
+// each a multiple of `align` (a block the B source makes whole) when that is > 1.
+HWY_INLINE size_t KBlockSize(size_t k, size_t align) {
+  const size_t balanced = std::max<size_t>(1, CeilDiv(k, std::max<size_t>(1, CeilDiv(k, kKC))));
+  return align > 1 ? std::min(CeilDiv(balanced, align) * align, std::max(k, size_t{1})) : balanced;
+}
+
+// Packs panels [p0, p1) of A for all of K, K block by K block: block kb of
+// panel i at dst + kb * rows_all * kc + (rows.Start(i) - rows.Start(p0)) * kc,
+// where rows_all = rows.Start(p1) - rows.Start(p0).
+void PackLhsBlocks(const GemmArgs& g, const RowPanels& rows, size_t p0, size_t p1, size_t kc, float* dst) {
+  const size_t r_first = rows.Start(p0), rows_all = rows.Start(p1) - r_first;
+  for (size_t kb = 0, k0 = 0; k0 < g.k; ++kb, k0 += kc) {
+    for (size_t i = p0; i < p1; ++i) {
+      const size_t r0 = rows.Start(i);
+      const float* src = g.a_transposed ? g.a + k0 * g.lda + r0 : g.a + r0 * g.lda + k0;
+      PackAPanel(src, g.lda, g.a_transposed, rows.Height(i), std::min(kc, g.k - k0),
+                 dst + kb * rows_all * kc + (r0 - r_first) * kc);
+    }
+  }
+}
+
 // Rows of panels [p0, p1) x column panels [j0, j1).
 void GemmTask(const GemmArgs& g, const RowPanels& rows, size_t p0, size_t p1, size_t j0, size_t j1) {
   const size_t NR = PanelWidth();
-  const size_t k_blocks = std::max<size_t>(1, CeilDiv(g.k, kKC));
-  const size_t kc_max = std::max<size_t>(1, CeilDiv(g.k, k_blocks));  // balanced K blocks
-  const auto pack = [&](size_t i, size_t k0, size_t kc, float* dst) {
-    const size_t r0 = rows.Start(i);
-    const float* src = g.a_transposed ? g.a + k0 * g.lda + r0 : g.a + r0 * g.lda + k0;
-    PackAPanel(src, g.lda, g.a_transposed, rows.Height(i), kc, dst);
+  const size_t kc_max = g.packed_a ? g.packed_kc : KBlockSize(g.k, 1);
+  const size_t k_blocks = std::max<size_t>(1, CeilDiv(g.k, kc_max));
+  // A B source fills one micro-panel here right before the A panels use it:
+  // it is then read from L1 by every tile of the column.
+  const memory::Scratch<float> source_panel(g.source ? kc_max * NR : 0, "gemm: a B micro-panel from its source");
+  const auto make_b = [&](size_t j, size_t kb) {
+    if (g.source) {
+      const size_t k0 = kb * kc_max;
+      g.source->fill(g.source->context, j, k0, std::min(kc_max, g.k - k0), source_panel.data());
+    }
   };
   TileParams t{};
   t.scale = g.scale;
@@ -354,53 +389,69 @@ void GemmTask(const GemmArgs& g, const RowPanels& rows, size_t p0, size_t p1, si
   t.lo = g.lo;
   t.hi = g.hi;
   t.ldc = g.ldc;
-  const auto tile = [&](size_t i, size_t kb, size_t j, const float* a_panel, bool prefetch) {
+  const auto tile = [&](size_t i, size_t kb, size_t j, const float* a_panel, bool first_of_column) {
     const size_t k0 = kb * kc_max;
     const bool first = kb == 0;
     t.kc = std::min(kc_max, g.k - k0);
     t.add_c = !first || g.accumulate;
     t.clamp = kb + 1 == k_blocks && g.clamp;
-    SetTileB(g, NR, j, k0, t);
+    if (g.source) {
+      t.b = source_panel.data();
+      t.ldb = NR;
+    } else {
+      SetTileB(g, NR, j, k0, t);
+    }
     t.cols = std::min(NR, g.n - j * NR);
     t.bias = first && g.bias ? g.bias + j * NR : nullptr;
     t.a = a_panel;
     t.c = g.c + rows.Start(i) * g.ldc + j * NR;
-    (prefetch ? kTilesPrefetch : kTiles)[rows.Height(i)](t);
+    // The first A panel to use a stored B micro-panel finds it cold.
+    (first_of_column && !g.source ? kTilesPrefetch : kTiles)[rows.Height(i)](t);
   };
 
   // Few rows (A for every K fits in half of L2): pack A once for all of K and
   // run K blocks innermost, so each B panel is read front to back and all of B
   // is one sequential stream (small M is bound by streaming B).
-  // Packed panels are contiguous: panel i of a K block starts at
-  // (rows.Start(i) - rows.Start(p0)) * kc_max floats.
   const size_t r_first = rows.Start(p0), task_rows = rows.Start(p1) - r_first;
-  const auto a_offset = [&](size_t i) { return (rows.Start(i) - r_first) * kc_max; };
+  // A packed beforehand covers all M rows: its panels sit at their absolute rows.
+  const size_t a_rows = g.packed_a ? g.m : task_rows, a_first = g.packed_a ? 0 : r_first;
+  const auto a_offset = [&](size_t kb, size_t i) { return kb * a_rows * kc_max + (rows.Start(i) - a_first) * kc_max; };
   if (task_rows * k_blocks * kc_max * sizeof(float) <= 512 * 1024) {
-    const size_t block_floats = task_rows * kc_max;  // one K block of every panel
-    const memory::Scratch<float> apack_scratch(k_blocks * block_floats, "gemm: packing A");
-    float* apack = apack_scratch.data();
-    for (size_t kb = 0; kb < k_blocks; ++kb)
-      for (size_t i = p0; i < p1; ++i)
-        pack(i, kb * kc_max, std::min(kc_max, g.k - kb * kc_max), apack + kb * block_floats + a_offset(i));
+    const memory::Scratch<float> apack_scratch(g.packed_a ? 0 : k_blocks * task_rows * kc_max, "gemm: packing A");
+    const float* apack = g.packed_a;
+    if (!apack) {
+      PackLhsBlocks(g, rows, p0, p1, kc_max, apack_scratch.data());
+      apack = apack_scratch.data();
+    }
     for (size_t j = j0; j < j1; ++j)
-      for (size_t kb = 0; kb < k_blocks; ++kb)
-        for (size_t i = p0; i < p1; ++i) tile(i, kb, j, apack + kb * block_floats + a_offset(i), i == p0);
+      for (size_t kb = 0; kb < k_blocks; ++kb) {
+        make_b(j, kb);
+        for (size_t i = p0; i < p1; ++i) tile(i, kb, j, apack + a_offset(kb, i), i == p0);
+      }
     return;
   }
 
   // Row blocks of kMC rows: the packed A block stays in L2 while every B
   // panel's K block streams by, reused from L1 by each A panel.
   const size_t panels_per_block = std::max<size_t>(1, kMC / kMR);
-  const memory::Scratch<float> apack_scratch(panels_per_block * kMR * kc_max, "gemm: packing A");
+  const memory::Scratch<float> apack_scratch(g.packed_a ? 0 : panels_per_block * kMR * kc_max, "gemm: packing A");
   float* apack = apack_scratch.data();
   for (size_t pb = p0; pb < p1; pb += panels_per_block) {
     const size_t pe = std::min(p1, pb + panels_per_block);
-    const size_t base = a_offset(pb);
     for (size_t kb = 0; kb < k_blocks; ++kb) {
-      for (size_t i = pb; i < pe; ++i)
-        pack(i, kb * kc_max, std::min(kc_max, g.k - kb * kc_max), apack + a_offset(i) - base);
-      for (size_t j = j0; j < j1; ++j)
-        for (size_t i = pb; i < pe; ++i) tile(i, kb, j, apack + a_offset(i) - base, i == pb);
+      const size_t k0 = kb * kc_max, kc = std::min(kc_max, g.k - k0);
+      const auto a_panel = [&](size_t i) -> const float* {
+        return g.packed_a ? g.packed_a + a_offset(kb, i) : apack + (rows.Start(i) - rows.Start(pb)) * kc_max;
+      };
+      for (size_t i = pb; !g.packed_a && i < pe; ++i) {
+        const size_t r0 = rows.Start(i);
+        const float* src = g.a_transposed ? g.a + k0 * g.lda + r0 : g.a + r0 * g.lda + k0;
+        PackAPanel(src, g.lda, g.a_transposed, rows.Height(i), kc, apack + (r0 - rows.Start(pb)) * kc_max);
+      }
+      for (size_t j = j0; j < j1; ++j) {
+        make_b(j, kb);
+        for (size_t i = pb; i < pe; ++i) tile(i, kb, j, a_panel(i), i == pb);
+      }
     }
   }
 }
@@ -767,6 +818,44 @@ void GemmScratchFloats(size_t m, size_t n, size_t k, bool b_packed, bool b_trans
   *task = ScratchFloats(std::min(all_at_once, std::max<size_t>(512 * 1024 / sizeof(float), block)));
 }
 
+// ---- A packed once, B from a source (GemmF32Sourced) ------------------------------
+
+void LhsLayoutExport(size_t m, size_t k, size_t k_align, PackedLhs* layout) {
+  const size_t kc = KBlockSize(k, k_align);
+  layout->m = m;
+  layout->k = k;
+  layout->kc = kc;
+  layout->panel_rows = kMR;
+  layout->floats = m * std::max<size_t>(1, CeilDiv(k, kc)) * kc;
+  layout->data = nullptr;
+}
+
+void PackLhsExport(const PackedLhs* layout, const float* a, size_t lda, float* dst) {
+  GemmArgs g{};
+  g.m = layout->m;
+  g.k = layout->k;
+  g.a = a;
+  g.lda = lda;
+  const RowPanels rows(g.m);
+  PackLhsBlocks(g, rows, 0, rows.count, layout->kc, dst);
+}
+
+void GemmSourcedExport(const PackedLhs* a, size_t n, const GemmPanelSource* source, float* c, size_t ldc,
+                       const GemmEpilogue* epilogue) {
+  GemmArgs g{};
+  g.m = a->m;
+  g.n = n;
+  g.k = a->k;
+  g.packed_a = a->data;
+  g.packed_kc = a->kc;
+  g.source = source;
+  g.c = c;
+  g.ldc = ldc;
+  SetOutputOps(g, *epilogue, 1.0f, false);
+  const RowPanels rows(g.m);
+  GemmTask(g, rows, 0, rows.count, 0, CeilDiv(n, PanelWidth()));
+}
+
 // ---- B packing ---------------------------------------------------------------
 
 size_t PanelWidthExport() { return PanelWidth(); }
@@ -811,6 +900,9 @@ HWY_EXPORT(GemmPackedF32);
 HWY_EXPORT(GemvUnpackedF32);
 HWY_EXPORT(GemmSmallMUnpackedF32);
 HWY_EXPORT(GemmScratchFloats);
+HWY_EXPORT(LhsLayoutExport);
+HWY_EXPORT(PackLhsExport);
+HWY_EXPORT(GemmSourcedExport);
 
 namespace {
 
@@ -885,11 +977,35 @@ void GemmF32(size_t m, size_t n, size_t k, const float* a, size_t lda, const Pac
                                       options.alpha, options.accumulate, &parallel);
 }
 
-void GemmF32Panels(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* panels, float* c,
-                   size_t ldc, const GemmEpilogue& epilogue, const GemmOptions& options, core::ParallelFor& parallel) {
-  if (m == 0 || n == 0) return;
-  HWY_DYNAMIC_DISPATCH(GemmPackedF32)(m, n, k, a, lda, options.a_transposed, panels, c, ldc, &epilogue, options.alpha,
-                                      options.accumulate, &parallel);
+PackedLhs GemmLhsLayout(size_t m, size_t k, size_t k_align) {
+  PackedLhs layout;
+  HWY_DYNAMIC_DISPATCH(LhsLayoutExport)(m, k, k_align, &layout);
+  return layout;
+}
+
+namespace {
+// A packed for other kernels than the ones running now (tests switch targets).
+void CheckLhsLayout(const PackedLhs& a) {
+  PackedLhs now;
+  HWY_DYNAMIC_DISPATCH(LhsLayoutExport)(a.m, a.k, 1, &now);
+  if (now.panel_rows != a.panel_rows)
+    throw std::logic_error("GemmF32Sourced: A was packed for another CPU target's kernels");
+}
+}  // namespace
+
+PackedLhs GemmPackLhsF32(const PackedLhs& layout, const float* a, size_t lda, float* dst) {
+  CheckLhsLayout(layout);
+  HWY_DYNAMIC_DISPATCH(PackLhsExport)(&layout, a, lda, dst);
+  PackedLhs packed = layout;
+  packed.data = dst;
+  return packed;
+}
+
+void GemmF32Sourced(const PackedLhs& a, size_t n, const GemmPanelSource& b, float* c, size_t ldc,
+                    const GemmEpilogue& epilogue) {
+  if (a.m == 0 || n == 0) return;
+  CheckLhsLayout(a);
+  HWY_DYNAMIC_DISPATCH(GemmSourcedExport)(&a, n, &b, c, ldc, &epilogue);
 }
 
 void GemmF32(size_t m, size_t n, size_t k, const float* a, size_t lda, const PackedB& b, float* c, size_t ldc,
@@ -932,6 +1048,10 @@ void AddGemmWorkspace(memory::WorkspaceSize& workspace, size_t m, size_t n, size
   HWY_DYNAMIC_DISPATCH(GemmScratchFloats)(m, n, k, b_packed, b_transposed, &caller, &task);
   if (in_body) workspace.AddPerWorker<float>(caller + task);
   else workspace.AddShared<float>(caller), workspace.AddPerWorker<float>(task);
+}
+
+void AddGemmSourcedWorkspace(memory::WorkspaceSize& workspace, const PackedLhs& layout) {
+  workspace.AddPerWorker<float>(layout.kc * GemmPanelWidth());
 }
 
 }  // namespace webnn::ops::cpu

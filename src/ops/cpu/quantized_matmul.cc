@@ -34,11 +34,12 @@
 //    quantized per row and block, integer dot products (VNNI where the CPU
 //    has it; see BlockSumsVnni), ~memory-bound: ~0.24 ms for 1x4096x4096
 //    int4 on one Zen 5 core against ~0.35 ms for the float GEMV.
-//  - larger M (prefill): per chunk of columns, the weights are dequantized
-//    exactly into a 4 MiB float32 tile laid out as the GEMM core's packed B
-//    panels, and the GEMM core multiplies A by it (GemmF32Panels); the
+//  - larger M (prefill): A is packed once for the GEMM core, which runs per
+//    chunk of columns and asks for each B micro-panel (a K block of one column
+//    panel, <= 32 KiB) right before its tiles read it (GemmF32Sourced): the
+//    weights are dequantized exactly into that L1-sized buffer, and the
 //    dequantization (~1 op per weight) is amortized over M rows of 2 flops
-//    per weight.
+//    per weight (~10 % of the time at M = 128).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "ops/cpu/quantized_matmul.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -475,21 +476,30 @@ void MatvecInt8Groups(const PackedWeights& p, const qmm::Int8Rows& q, float* c, 
   }
 }
 
-// W[:, groups g0..g1) into dst as the GEMM core's panels of nr columns
-// (PackedB's layout: K rows of nr floats per panel; GemmF32Panels).
+// Rows [k0, k0 + kc) of W's columns [c0, c0 + nr), counted from group g0's
+// first, as one GEMM micro-panel (GemmPanelSource): kc rows of nr floats at
+// dst. A panel is whole vectors of a group (nr is a multiple of kLanes), and
+// whole groups where nr >= kGroup (SSE4's 8-column panels dequantize each
+// group twice). Whole blocks are dequantized (the GEMM's K blocks are
+// multiples of the quantization block, see GemmLhsLayout) and rows outside the
+// range skipped; columns past the last group are zeroed (computed by the
+// tiles, never stored).
 template <Codes kCodes, Weights kWeights>
-void DequantizeGroups(const PackedWeights& p, size_t g0, size_t g1, float* dst, size_t nr) {
+void DequantizePanel(const PackedWeights& p, size_t g0, size_t c0, size_t k0, size_t kc, float* dst, size_t nr) {
   const DF df;
-  for (size_t g = g0; g < g1; ++g) {
-    float* part[kParts];  // row 0 of each vector of the group's columns
-    for (size_t v = 0; v < kParts; ++v) {
-      const size_t c = (g - g0) * kGroup + v * kLanes;
-      part[v] = dst + c / nr * p.k * nr + c % nr;
-    }
-    for (size_t b = 0; b < p.blocks; ++b)
-      ForEachWeightRow<kCodes, kWeights>(
-          p, g, b, [&](size_t k, size_t v, VF w, size_t) HWY_ATTR { hn::StoreU(w, df, part[v] + k * nr); });
+  const size_t c1 = c0 + nr, k1 = k0 + kc;
+  const size_t g_end = std::min(p.groups, g0 + (c1 + kGroup - 1) / kGroup);
+  for (size_t g = g0 + c0 / kGroup; g < g_end; ++g) {
+    const size_t g_col = (g - g0) * kGroup;  // the group's first column, from g0's
+    for (size_t b = k0 / p.block; b * p.block < k1; ++b)
+      ForEachWeightRow<kCodes, kWeights>(p, g, b, [&](size_t k, size_t v, VF w, size_t) HWY_ATTR {
+        const size_t col = g_col + v * kLanes;
+        if (k >= k0 && k < k1 && col >= c0 && col < c1) hn::Store(w, df, dst + (k - k0) * nr + (col - c0));
+      });
   }
+  const size_t filled = std::min(c1, (g_end - g0) * kGroup) - std::min(c0, (g_end - g0) * kGroup);
+  if (filled < nr)
+    for (size_t r = 0; r < kc; ++r) std::fill(dst + r * nr + filled, dst + (r + 1) * nr, 0.0f);
 }
 
 }  // namespace
@@ -533,16 +543,17 @@ void QuantizedMatvecInt8(const PackedWeights& p, const qmm::Int8Rows* q, size_t 
 }
 
 template <Codes kCodes>
-void DequantizeGroupsOf(const PackedWeights& p, size_t g0, size_t g1, float* dst, size_t nr) {
-  if (p.f16) return DequantizeGroups<kCodes, Weights::kExactF16>(p, g0, g1, dst, nr);
-  DequantizeGroups<kCodes, Weights::kExact>(p, g0, g1, dst, nr);
+void DequantizePanelOf(const PackedWeights& p, size_t g0, size_t c0, size_t k0, size_t kc, float* dst, size_t nr) {
+  if (p.f16) return DequantizePanel<kCodes, Weights::kExactF16>(p, g0, c0, k0, kc, dst, nr);
+  DequantizePanel<kCodes, Weights::kExact>(p, g0, c0, k0, kc, dst, nr);
 }
 
-void QuantizedDequantize(const PackedWeights& p, size_t g0, size_t g1, float* dst, size_t nr) {
+void QuantizedDequantizePanel(const PackedWeights& p, size_t g0, size_t c0, size_t k0, size_t kc, float* dst,
+                              size_t nr) {
   switch (p.codes) {
-    case Codes::kNibbles: return DequantizeGroupsOf<Codes::kNibbles>(p, g0, g1, dst, nr);
-    case Codes::kUint8: return DequantizeGroupsOf<Codes::kUint8>(p, g0, g1, dst, nr);
-    case Codes::kInt8: return DequantizeGroupsOf<Codes::kInt8>(p, g0, g1, dst, nr);
+    case Codes::kNibbles: return DequantizePanelOf<Codes::kNibbles>(p, g0, c0, k0, kc, dst, nr);
+    case Codes::kUint8: return DequantizePanelOf<Codes::kUint8>(p, g0, c0, k0, kc, dst, nr);
+    case Codes::kInt8: return DequantizePanelOf<Codes::kInt8>(p, g0, c0, k0, kc, dst, nr);
   }
 }
 
@@ -555,7 +566,7 @@ namespace webnn::ops::cpu {
 
 HWY_EXPORT(QuantizedMatvec);
 HWY_EXPORT(QuantizedMatvecInt8);
-HWY_EXPORT(QuantizedDequantize);
+HWY_EXPORT(QuantizedDequantizePanel);
 
 namespace {
 
@@ -711,28 +722,31 @@ void SwiGlu(const PackedWeights& p, const float* wide, size_t ld_wide, size_t ro
   }
 }
 
-// Columns per chunk of the GEMM path: whole groups and whole GEMM panels,
-// a [K, chunk] float32 tile of about kTileBytes, and at least one chunk per
-// thread when there are enough columns. Each chunk is one GEMM call, which
-// packs A again: wider chunks amortize that. Measured on 128 x 896 x 4864
-// and 128 x 4864 x 896 (Zen 5, 1 thread, row-major tiles): 256 KiB tiles
-// 143 / 123 GFLOP/s, 1 MiB 168 / 133, 2 MiB 168 / 163, 4 MiB 166 / 157.
-// With the tiles in the GEMM's panel layout (Xeon, 1 thread, bench/llm's
-// prefill of 128 tokens, two runs each): 1 MiB 932 / 955 ms, 2 MiB 866 /
-// 887, 4 MiB 828 / 853, 8 MiB 854 / 940.
-constexpr size_t kTileBytes = 4 << 20;
-// Gated weights: whole pairs of groups.
-size_t ChunkColumns(size_t k, size_t n, size_t threads, bool gated) {
+// Columns per chunk of the GEMM path: whole groups (pairs when gated) and
+// whole GEMM panels, at most kMaxChunk, and about 4 chunks per thread where
+// there are columns enough. A is packed once for all chunks, so a narrow chunk
+// costs one call more and nothing else, and keeps its C columns in L2 across
+// the K blocks.
+constexpr size_t kMaxChunk = 256;
+size_t ChunkColumns(size_t n, size_t threads, bool gated) {
   const size_t unit = std::lcm(gated ? 2 * kGroup : kGroup, GemmPanelWidth());
-  size_t chunk = std::max<size_t>(1, (kTileBytes / sizeof(float)) / std::max<size_t>(1, k) / unit) * unit;
-  const size_t per_thread = (n + threads - 1) / threads;
-  chunk = std::min(chunk, std::max(unit, (per_thread + unit - 1) / unit * unit));
-  return chunk;
+  const size_t want = std::min(kMaxChunk, (n + 4 * threads - 1) / (4 * threads));
+  return std::max<size_t>(1, (want + unit - 1) / unit) * unit;
 }
 
-// Rows of A per GEMM call on a chunk (and so of the gated path's product
-// tile).
+// Rows of A per packing of A (and so of the gated path's product tile).
 constexpr size_t kChunkRows = 512;
+
+// GemmPanelSource over a chunk of the packed weights that starts at group g0:
+// panel j is the chunk's columns [j * nr, (j + 1) * nr).
+struct WeightPanels {
+  const PackedWeights* p;
+  size_t g0, nr;
+};
+void FillWeightPanel(const void* context, size_t panel, size_t k0, size_t kc, float* dst) {
+  const auto& w = *static_cast<const WeightPanels*>(context);
+  HWY_DYNAMIC_DISPATCH(QuantizedDequantizePanel)(*w.p, w.g0, panel * w.nr, k0, kc, dst, w.nr);
+}
 
 // True when every a is finite with |a| < 2^32: with factorable weights, the
 // factored GEMV (sum a * code - zp * sum a, times the scale) then overflows
@@ -828,36 +842,36 @@ void QuantizedMatmulF32(const PackedWeights& p, const float* a, size_t m, float*
     });
     return;
   }
-  const size_t chunk = ChunkColumns(k, n, parallel.NumThreads(), gated);
+  // Prefill: A packed once per kChunkRows rows; per chunk of columns, the GEMM
+  // core with the weights dequantized one micro-panel (a K block of NR columns,
+  // at most 32 KiB) at a time right before its tiles read it from L1.
+  const size_t nr = GemmPanelWidth();
+  const size_t chunk = ChunkColumns(n, parallel.NumThreads(), gated);
   const size_t chunks = (n + chunk - 1) / chunk;
-  parallel.Run(chunks, 1, [&](size_t c0, size_t c1) {
-    const memory::Scratch<float> tile(k * chunk, "quantizedMatmul: a dequantized tile of the weight");
-    const memory::Scratch<float> product(gated ? std::min(m, kChunkRows) * chunk : 0,
-                                         "quantizedMatmul: a tile of the gate and up projections");
-    core::SerialFor serial;
-    for (size_t ci = c0; ci < c1; ++ci) {
-      const size_t n0 = ci * chunk, cols = std::min(chunk, n - n0);
-      const size_t g0 = n0 / kGroup, g1 = (n0 + cols + kGroup - 1) / kGroup;
-      // Dequantized straight into the GEMM core's panels: its tiles then
-      // stream B contiguously rather than rows `chunk` floats apart (bench/llm
-      // prefill, Xeon, 1 thread: 976-1083 -> 885-913 ms).
-      HWY_DYNAMIC_DISPATCH(QuantizedDequantize)(p, g0, g1, tile.data(), GemmPanelWidth());
-      GemmEpilogue tile_epilogue = epilogue;
-      if (epilogue.bias) tile_epilogue.bias = epilogue.bias + n0;
-      auto gemm = [&](size_t rows, const float* a_rows, float* out, size_t ldc) {
-        GemmF32Panels(rows, cols, k, a_rows, k, tile.data(), out, ldc, tile_epilogue, GemmOptions{}, serial);
-      };
-      for (size_t r0 = 0; r0 < m; r0 += kChunkRows) {
-        const size_t rows = std::min(kChunkRows, m - r0);
+  const memory::Scratch<float> packed_a(GemmLhsLayout(std::min(m, kChunkRows), k, p.block).floats,
+                                        "quantizedMatmul: A packed for the GEMM core");
+  for (size_t r0 = 0; r0 < m; r0 += kChunkRows) {
+    const size_t rows = std::min(kChunkRows, m - r0);
+    const PackedLhs a_rows = GemmPackLhsF32(GemmLhsLayout(rows, k, p.block), a + r0 * k, k, packed_a.data());
+    parallel.Run(chunks, 1, [&](size_t c0, size_t c1) {
+      const memory::Scratch<float> product(gated ? rows * chunk : 0,
+                                           "quantizedMatmul: a tile of the gate and up projections");
+      for (size_t ci = c0; ci < c1; ++ci) {
+        const size_t n0 = ci * chunk, cols = std::min(chunk, n - n0);
+        const size_t g0 = n0 / kGroup, g1 = (n0 + cols + kGroup - 1) / kGroup;
+        const WeightPanels weights{&p, g0, nr};
+        const GemmPanelSource source{&FillWeightPanel, &weights};
+        GemmEpilogue tile_epilogue = epilogue;
+        if (epilogue.bias) tile_epilogue.bias = epilogue.bias + n0;
         if (!gated) {
-          gemm(rows, a + r0 * k, c + r0 * n + n0, n);
+          GemmF32Sourced(a_rows, cols, source, c + r0 * n + n0, n, tile_epilogue);
           continue;
         }
-        gemm(rows, a + r0 * k, product.data(), chunk);
+        GemmF32Sourced(a_rows, cols, source, product.data(), chunk, tile_epilogue);
         SwiGlu(p, product.data(), chunk, rows, g0, g1, c + r0 * p.gated_n, p.gated_n);
       }
-    }
-  });
+    });
+  }
 }
 
 void RunQuantizedMatmul(const KernelContext& ctx) {
@@ -912,11 +926,11 @@ std::shared_ptr<const void> PrepareQuantizedMatmul(const PrepareContext& ctx) {
     ws.AddPerWorker<int32_t>(packed->blocks * kMatvecRows * kGroup);
   }
   if (m > kMatvecRows) {  // (the maximum M: smaller runs may take the GEMV path)
+    const PackedLhs layout = GemmLhsLayout(std::min(m, kChunkRows), k, packed->block);
+    ws.AddShared<float>(layout.floats);
+    AddGemmSourcedWorkspace(ws, layout);
     // Any thread count: the chunk is largest with one thread.
-    const size_t chunk = ChunkColumns(k, n, 1, attrs.gated);
-    ws.AddPerWorker<float>(k * chunk);
-    if (attrs.gated) ws.AddPerWorker<float>(std::min(m, kChunkRows) * chunk);
-    AddGemmWorkspace(ws, std::min(m, kChunkRows), chunk, k, /*b_packed=*/true, false, /*in_body=*/true);
+    if (attrs.gated) ws.AddPerWorker<float>(std::min(m, kChunkRows) * ChunkColumns(n, 1, true));
   }
   ctx.prepared_bytes += packed->bytes();
   // RunQuantizedMatmul reads their shapes only.
