@@ -491,11 +491,20 @@ void DequantizePanel(const PackedWeights& p, size_t g0, size_t c0, size_t k0, si
   const size_t g_end = std::min(p.groups, g0 + (c1 + kGroup - 1) / kGroup);
   for (size_t g = g0 + c0 / kGroup; g < g_end; ++g) {
     const size_t g_col = (g - g0) * kGroup;  // the group's first column, from g0's
-    for (size_t b = k0 / p.block; b * p.block < k1; ++b)
+    const bool whole_group = g_col >= c0 && g_col + kGroup <= c1;
+    for (size_t b = k0 / p.block; b * p.block < k1; ++b) {
+      if (whole_group && b * p.block >= k0 && (b + 1) * p.block <= k1) {  // the usual case: no checks per row
+        float* base = dst + g_col - c0;
+        ForEachWeightRow<kCodes, kWeights>(p, g, b, [&](size_t k, size_t v, VF w, size_t) HWY_ATTR {
+          hn::Store(w, df, base + (k - k0) * nr + v * kLanes);
+        });
+        continue;
+      }
       ForEachWeightRow<kCodes, kWeights>(p, g, b, [&](size_t k, size_t v, VF w, size_t) HWY_ATTR {
         const size_t col = g_col + v * kLanes;
         if (k >= k0 && k < k1 && col >= c0 && col < c1) hn::Store(w, df, dst + (k - k0) * nr + (col - c0));
       });
+    }
   }
   const size_t filled = std::min(c1, (g_end - g0) * kGroup) - std::min(c0, (g_end - g0) * kGroup);
   if (filled < nr)
