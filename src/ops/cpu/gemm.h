@@ -107,8 +107,10 @@ struct PackedLhs {
 PackedLhs GemmLhsLayout(size_t m, size_t k, size_t k_align);
 
 // Packs A (row-major, leading dimension lda) into dst (layout.floats floats,
-// 64-byte aligned); returns the layout with data = dst.
-PackedLhs GemmPackLhsF32(const PackedLhs& layout, const float* a, size_t lda, float* dst);
+// 64-byte aligned), its row panels split over `parallel`; returns the layout
+// with data = dst.
+PackedLhs GemmPackLhsF32(const PackedLhs& layout, const float* a, size_t lda, float* dst,
+                         core::ParallelFor& parallel);
 
 // C [a.m, n] = A x B (+ epilogue), on the calling thread. Its scratch:
 // AddGemmSourcedWorkspace.

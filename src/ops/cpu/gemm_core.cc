@@ -354,17 +354,17 @@ HWY_INLINE size_t KBlockSize(size_t k, size_t align) {
   return align > 1 ? std::min(CeilDiv(balanced, align) * align, std::max(k, size_t{1})) : balanced;
 }
 
-// Packs panels [p0, p1) of A for all of K, K block by K block: block kb of
-// panel i at dst + kb * rows_all * kc + (rows.Start(i) - rows.Start(p0)) * kc,
-// where rows_all = rows.Start(p1) - rows.Start(p0).
-void PackLhsBlocks(const GemmArgs& g, const RowPanels& rows, size_t p0, size_t p1, size_t kc, float* dst) {
-  const size_t r_first = rows.Start(p0), rows_all = rows.Start(p1) - r_first;
-  for (size_t kb = 0, k0 = 0; k0 < g.k; ++kb, k0 += kc) {
-    for (size_t i = p0; i < p1; ++i) {
-      const size_t r0 = rows.Start(i);
+// Packs panels [p0, p1) of A for all of K, K block by K block, into a layout
+// of `layout_rows` rows from row `layout_first`: block kb of panel i at
+// dst + (kb * layout_rows + rows.Start(i) - layout_first) * kc.
+void PackLhsBlocks(const GemmArgs& g, const RowPanels& rows, size_t p0, size_t p1, size_t kc, float* dst,
+                   size_t layout_first, size_t layout_rows) {
+  for (size_t i = p0; i < p1; ++i) {
+    const size_t r0 = rows.Start(i);
+    for (size_t kb = 0, k0 = 0; k0 < g.k; ++kb, k0 += kc) {
       const float* src = g.a_transposed ? g.a + k0 * g.lda + r0 : g.a + r0 * g.lda + k0;
       PackAPanel(src, g.lda, g.a_transposed, rows.Height(i), std::min(kc, g.k - k0),
-                 dst + kb * rows_all * kc + (r0 - r_first) * kc);
+                 dst + (kb * layout_rows + r0 - layout_first) * kc);
     }
   }
 }
@@ -420,7 +420,7 @@ void GemmTask(const GemmArgs& g, const RowPanels& rows, size_t p0, size_t p1, si
     const memory::Scratch<float> apack_scratch(g.packed_a ? 0 : k_blocks * task_rows * kc_max, "gemm: packing A");
     const float* apack = g.packed_a;
     if (!apack) {
-      PackLhsBlocks(g, rows, p0, p1, kc_max, apack_scratch.data());
+      PackLhsBlocks(g, rows, p0, p1, kc_max, apack_scratch.data(), r_first, task_rows);
       apack = apack_scratch.data();
     }
     for (size_t j = j0; j < j1; ++j)
@@ -830,14 +830,14 @@ void LhsLayoutExport(size_t m, size_t k, size_t k_align, PackedLhs* layout) {
   layout->data = nullptr;
 }
 
-void PackLhsExport(const PackedLhs* layout, const float* a, size_t lda, float* dst) {
+// Row panels [p0, p1) of A into the layout (the panels sit at their rows).
+void PackLhsExport(const PackedLhs* layout, const float* a, size_t lda, float* dst, size_t p0, size_t p1) {
   GemmArgs g{};
   g.m = layout->m;
   g.k = layout->k;
   g.a = a;
   g.lda = lda;
-  const RowPanels rows(g.m);
-  PackLhsBlocks(g, rows, 0, rows.count, layout->kc, dst);
+  PackLhsBlocks(g, RowPanels(g.m), p0, p1, layout->kc, dst, 0, g.m);
 }
 
 void GemmSourcedExport(const PackedLhs* a, size_t n, const GemmPanelSource* source, float* c, size_t ldc,
@@ -993,9 +993,14 @@ void CheckLhsLayout(const PackedLhs& a) {
 }
 }  // namespace
 
-PackedLhs GemmPackLhsF32(const PackedLhs& layout, const float* a, size_t lda, float* dst) {
+PackedLhs GemmPackLhsF32(const PackedLhs& layout, const float* a, size_t lda, float* dst,
+                         core::ParallelFor& parallel) {
   CheckLhsLayout(layout);
-  HWY_DYNAMIC_DISPATCH(PackLhsExport)(&layout, a, lda, dst);
+  // Row panels split over the threads, at least ~64 KiB of A each.
+  const size_t panels = gemm_detail::CeilDiv(layout.m, layout.panel_rows);
+  const size_t grain = std::max<size_t>(1, 16384 / std::max<size_t>(1, layout.panel_rows * layout.k));
+  parallel.Run(panels, grain,
+               [&](size_t p0, size_t p1) { HWY_DYNAMIC_DISPATCH(PackLhsExport)(&layout, a, lda, dst, p0, p1); });
   PackedLhs packed = layout;
   packed.data = dst;
   return packed;

@@ -731,17 +731,22 @@ void SwiGlu(const PackedWeights& p, const float* wide, size_t ld_wide, size_t ro
   }
 }
 
-// Columns per chunk of the GEMM path: whole groups (pairs when gated) and
-// whole GEMM panels, at most kMaxChunk, and about 4 chunks per thread where
-// there are columns enough. A is packed once for all chunks, so a narrow chunk
-// costs one call more and nothing else, and keeps its C columns in L2 across
-// the K blocks.
+// The GEMM path's chunks of columns: `count` chunks of whole units (groups,
+// pairs of them when gated, and whole GEMM panels), chunk i covering units
+// [i * units / count, (i + 1) * units / count): at most kMaxChunk columns, and
+// at least 4 per thread where there are units enough, so that both threads
+// of a 2-thread run get the same columns (7 chunks of 128 would give one 4 and
+// the other 3). A is packed once for all chunks, so a narrow chunk costs a
+// call and nothing else, and keeps its C columns in L2 across the K blocks.
 constexpr size_t kMaxChunk = 256;
-size_t ChunkColumns(size_t n, size_t threads, bool gated) {
-  const size_t unit = std::lcm(gated ? 2 * kGroup : kGroup, GemmPanelWidth());
-  const size_t want = std::min(kMaxChunk, (n + 4 * threads - 1) / (4 * threads));
-  return std::max<size_t>(1, (want + unit - 1) / unit) * unit;
-}
+struct ColumnChunks {
+  size_t unit, units, count;
+  ColumnChunks(size_t n, size_t threads, bool gated)
+      : unit(std::lcm(gated ? 2 * kGroup : kGroup, GemmPanelWidth())), units((n + unit - 1) / unit) {
+    count = std::min(units, std::max(4 * threads, (units * unit + kMaxChunk - 1) / kMaxChunk));
+  }
+  size_t Begin(size_t i) const { return i * units / count * unit; }  // first column
+};
 
 // Rows of A per packing of A (and so of the gated path's product tile).
 constexpr size_t kChunkRows = 512;
@@ -855,18 +860,17 @@ void QuantizedMatmulF32(const PackedWeights& p, const float* a, size_t m, float*
   // core with the weights dequantized one micro-panel (a K block of NR columns,
   // at most 32 KiB) at a time right before its tiles read it from L1.
   const size_t nr = GemmPanelWidth();
-  const size_t chunk = ChunkColumns(n, parallel.NumThreads(), gated);
-  const size_t chunks = (n + chunk - 1) / chunk;
+  const ColumnChunks chunks(n, parallel.NumThreads(), gated);
   const memory::Scratch<float> packed_a(GemmLhsLayout(std::min(m, kChunkRows), k, p.block).floats,
                                         "quantizedMatmul: A packed for the GEMM core");
   for (size_t r0 = 0; r0 < m; r0 += kChunkRows) {
     const size_t rows = std::min(kChunkRows, m - r0);
-    const PackedLhs a_rows = GemmPackLhsF32(GemmLhsLayout(rows, k, p.block), a + r0 * k, k, packed_a.data());
-    parallel.Run(chunks, 1, [&](size_t c0, size_t c1) {
-      const memory::Scratch<float> product(gated ? rows * chunk : 0,
+    const PackedLhs a_rows = GemmPackLhsF32(GemmLhsLayout(rows, k, p.block), a + r0 * k, k, packed_a.data(), parallel);
+    parallel.Run(chunks.count, 1, [&](size_t c0, size_t c1) {
+      const memory::Scratch<float> product(gated ? rows * kMaxChunk : 0,
                                            "quantizedMatmul: a tile of the gate and up projections");
       for (size_t ci = c0; ci < c1; ++ci) {
-        const size_t n0 = ci * chunk, cols = std::min(chunk, n - n0);
+        const size_t n0 = chunks.Begin(ci), cols = std::min(chunks.Begin(ci + 1), n) - n0;
         const size_t g0 = n0 / kGroup, g1 = (n0 + cols + kGroup - 1) / kGroup;
         const WeightPanels weights{&p, g0, nr};
         const GemmPanelSource source{&FillWeightPanel, &weights};
@@ -876,8 +880,8 @@ void QuantizedMatmulF32(const PackedWeights& p, const float* a, size_t m, float*
           GemmF32Sourced(a_rows, cols, source, c + r0 * n + n0, n, tile_epilogue);
           continue;
         }
-        GemmF32Sourced(a_rows, cols, source, product.data(), chunk, tile_epilogue);
-        SwiGlu(p, product.data(), chunk, rows, g0, g1, c + r0 * p.gated_n, p.gated_n);
+        GemmF32Sourced(a_rows, cols, source, product.data(), kMaxChunk, tile_epilogue);
+        SwiGlu(p, product.data(), kMaxChunk, rows, g0, g1, c + r0 * p.gated_n, p.gated_n);
       }
     });
   }
@@ -938,8 +942,7 @@ std::shared_ptr<const void> PrepareQuantizedMatmul(const PrepareContext& ctx) {
     const PackedLhs layout = GemmLhsLayout(std::min(m, kChunkRows), k, packed->block);
     ws.AddShared<float>(layout.floats);
     AddGemmSourcedWorkspace(ws, layout);
-    // Any thread count: the chunk is largest with one thread.
-    if (attrs.gated) ws.AddPerWorker<float>(std::min(m, kChunkRows) * ChunkColumns(n, 1, true));
+    if (attrs.gated) ws.AddPerWorker<float>(std::min(m, kChunkRows) * kMaxChunk);
   }
   ctx.prepared_bytes += packed->bytes();
   // RunQuantizedMatmul reads their shapes only.
