@@ -734,16 +734,19 @@ void SwiGlu(const PackedWeights& p, const float* wide, size_t ld_wide, size_t ro
 // The GEMM path's chunks of columns: `count` chunks of whole units (groups,
 // pairs of them when gated, and whole GEMM panels), chunk i covering units
 // [i * units / count, (i + 1) * units / count): at most kMaxChunk columns, and
-// at least 4 per thread where there are units enough, so that both threads
+// at least 2 per thread where there are units enough, so that both threads
 // of a 2-thread run get the same columns (7 chunks of 128 would give one 4 and
 // the other 3). A is packed once for all chunks, so a narrow chunk costs a
 // call and nothing else, and keeps its C columns in L2 across the K blocks.
+// bench/llm prefill, Xeon, 2 threads, two interleaved rounds: 4 per thread
+// 397-425 ms (q_proj 0.69-0.78 ms), 2 per thread 379-408 (0.58-0.59), 1 per
+// thread with 512 columns at most 380-419; 1 thread alike.
 constexpr size_t kMaxChunk = 256;
 struct ColumnChunks {
   size_t unit, units, count;
   ColumnChunks(size_t n, size_t threads, bool gated)
       : unit(std::lcm(gated ? 2 * kGroup : kGroup, GemmPanelWidth())), units((n + unit - 1) / unit) {
-    count = std::min(units, std::max(4 * threads, (units * unit + kMaxChunk - 1) / kMaxChunk));
+    count = std::min(units, std::max(2 * threads, (units * unit + kMaxChunk - 1) / kMaxChunk));
   }
   size_t Begin(size_t i) const { return i * units / count * unit; }  // first column
 };
