@@ -26,10 +26,14 @@ class ParallelFor {
 // latency work can take the cores between chunks; one chunk (no wake-ups)
 // below ~100K flops. At most `items`.
 inline constexpr double kFlopsPerChunk = 1e7;
-inline size_t ChunksForFlops(double flops, size_t items, size_t threads) {
+// The same half millisecond for kernels that run at GEMM rates, 150-200
+// GFLOP/s per core (the GEMM core's tiles, conv2d's): 1e7-flop chunks of those
+// last ~60 us, and each one streams its share of the weights again.
+inline constexpr double kFastFlopsPerChunk = 1e8;
+inline size_t ChunksForFlops(double flops, size_t items, size_t threads, double flops_per_chunk = kFlopsPerChunk) {
   if (threads <= 1 || flops < 1e5) return 1;
   const double by_work = flops / 1e5;
-  const double by_length = flops / kFlopsPerChunk;
+  const double by_length = flops / flops_per_chunk;
   double want = static_cast<double>(threads * 4);
   if (by_length > want) want = by_length;
   if (by_work < want) want = by_work;

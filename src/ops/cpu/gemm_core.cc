@@ -696,17 +696,15 @@ void GemmPackedImpl(const GemmArgs& g, core::ParallelFor& parallel) {
   while (threads % row_tasks) --row_tasks;
   const size_t col_tasks = std::min(col_panels, threads / row_tasks);
   // Long products split their rows further, so that no task runs much over
-  // half a millisecond and latency work can take the cores between tasks;
-  // each extra row task streams its B share again. The tiles run at 150-200
-  // GFLOP/s per core, 5-10x the rate core::kFlopsPerChunk assumes: tasks of
-  // that many flops (~60 us here) made 1024^3 at 2 threads one row panel per
-  // task, each streaming all of B for 14 rows (Xeon: 276-298 GFLOP/s, with 10x
-  // the flops per task 334-342; 2048^3 304-312 -> 314-330).
-  constexpr double kFlopsPerTask = 10 * core::kFlopsPerChunk;
+  // half a millisecond (core::kFastFlopsPerChunk) and latency work can take
+  // the cores between tasks; each extra row task streams its B share again.
+  // With core::kFlopsPerChunk's 10x smaller tasks (~60 us at the tiles' rate),
+  // 1024^3 at 2 threads ran one row panel per task, each streaming all of B
+  // for 14 rows (Xeon: 276-298 GFLOP/s; now 334-342; 2048^3 304-312 -> 314-330).
   if (threads > 1) {
     const double per_task = flops / static_cast<double>(row_tasks * col_tasks);
     const size_t split = std::min<size_t>(std::max<size_t>(1, rows.count / row_tasks),
-                                          static_cast<size_t>(std::ceil(per_task / kFlopsPerTask)));
+                                          static_cast<size_t>(std::ceil(per_task / core::kFastFlopsPerChunk)));
     row_tasks *= std::max<size_t>(1, split);
   }
   const size_t tasks = row_tasks * col_tasks;
