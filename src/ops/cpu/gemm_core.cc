@@ -695,15 +695,18 @@ void GemmPackedImpl(const GemmArgs& g, core::ParallelFor& parallel) {
   size_t row_tasks = std::min(threads, std::max<size_t>(1, rows.count / 4));
   while (threads % row_tasks) --row_tasks;
   const size_t col_tasks = std::min(col_panels, threads / row_tasks);
-  // Long products split their rows further, so that no task runs much over
-  // half a millisecond (core::kFastFlopsPerChunk) and latency work can take
-  // the cores between tasks; each extra row task streams its B share again.
-  // With core::kFlopsPerChunk's 10x smaller tasks (~60 us at the tiles' rate),
-  // 1024^3 at 2 threads ran one row panel per task, each streaming all of B
-  // for 14 rows (Xeon: 276-298 GFLOP/s; now 334-342; 2048^3 304-312 -> 314-330).
+  // Long products split their rows further, so that tasks run about half a
+  // millisecond (core::kFastFlopsPerChunk) and latency work can take the cores
+  // between them; but each extra row task streams its B share again, so a task
+  // keeps at least kMinTaskPanels row panels (112 rows on AVX-512: 56 flops
+  // per byte of B), and very long products get longer tasks (4096^3 at 2
+  // threads: ~20 ms). With tasks of core::kFlopsPerChunk and of single row
+  // panels, each streamed all of B for 14 rows (Xeon, 2 threads: 1024^3
+  // 276-298 GFLOP/s, 4096^3 178-185; now 346-358 and 281-294).
+  constexpr size_t kMinTaskPanels = 8;
   if (threads > 1) {
     const double per_task = flops / static_cast<double>(row_tasks * col_tasks);
-    const size_t split = std::min<size_t>(std::max<size_t>(1, rows.count / row_tasks),
+    const size_t split = std::min<size_t>(std::max<size_t>(1, rows.count / row_tasks / kMinTaskPanels),
                                           static_cast<size_t>(std::ceil(per_task / core::kFastFlopsPerChunk)));
     row_tasks *= std::max<size_t>(1, split);
   }
