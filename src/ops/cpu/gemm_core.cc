@@ -354,19 +354,22 @@ HWY_INLINE size_t KBlockSize(size_t k, size_t align) {
   return align > 1 ? std::min(CeilDiv(balanced, align) * align, std::max(k, size_t{1})) : balanced;
 }
 
+// Packs row panel i of A, k-steps [k0, k0 + kc), into dst.
+void PackLhsPanel(const GemmArgs& g, const RowPanels& rows, size_t i, size_t k0, size_t kc, float* dst) {
+  const size_t r0 = rows.Start(i);
+  const float* src = g.a_transposed ? g.a + k0 * g.lda + r0 : g.a + r0 * g.lda + k0;
+  PackAPanel(src, g.lda, g.a_transposed, rows.Height(i), kc, dst);
+}
+
 // Packs panels [p0, p1) of A for all of K, K block by K block, into a layout
 // of `layout_rows` rows from row `layout_first`: block kb of panel i at
 // dst + (kb * layout_rows + rows.Start(i) - layout_first) * kc.
 void PackLhsBlocks(const GemmArgs& g, const RowPanels& rows, size_t p0, size_t p1, size_t kc, float* dst,
                    size_t layout_first, size_t layout_rows) {
-  for (size_t i = p0; i < p1; ++i) {
-    const size_t r0 = rows.Start(i);
-    for (size_t kb = 0, k0 = 0; k0 < g.k; ++kb, k0 += kc) {
-      const float* src = g.a_transposed ? g.a + k0 * g.lda + r0 : g.a + r0 * g.lda + k0;
-      PackAPanel(src, g.lda, g.a_transposed, rows.Height(i), std::min(kc, g.k - k0),
-                 dst + (kb * layout_rows + r0 - layout_first) * kc);
-    }
-  }
+  for (size_t i = p0; i < p1; ++i)
+    for (size_t kb = 0, k0 = 0; k0 < g.k; ++kb, k0 += kc)
+      PackLhsPanel(g, rows, i, k0, std::min(kc, g.k - k0),
+                   dst + (kb * layout_rows + rows.Start(i) - layout_first) * kc);
 }
 
 // Rows of panels [p0, p1) x column panels [j0, j1).
@@ -443,11 +446,8 @@ void GemmTask(const GemmArgs& g, const RowPanels& rows, size_t p0, size_t p1, si
       const auto a_panel = [&](size_t i) -> const float* {
         return g.packed_a ? g.packed_a + a_offset(kb, i) : apack + (rows.Start(i) - rows.Start(pb)) * kc_max;
       };
-      for (size_t i = pb; !g.packed_a && i < pe; ++i) {
-        const size_t r0 = rows.Start(i);
-        const float* src = g.a_transposed ? g.a + k0 * g.lda + r0 : g.a + r0 * g.lda + k0;
-        PackAPanel(src, g.lda, g.a_transposed, rows.Height(i), kc, apack + (r0 - rows.Start(pb)) * kc_max);
-      }
+      for (size_t i = pb; !g.packed_a && i < pe; ++i)
+        PackLhsPanel(g, rows, i, k0, kc, apack + (rows.Start(i) - rows.Start(pb)) * kc_max);
       for (size_t j = j0; j < j1; ++j) {
         make_b(j, kb);
         for (size_t i = pb; i < pe; ++i) tile(i, kb, j, a_panel(i), i == pb);
