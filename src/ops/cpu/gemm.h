@@ -89,6 +89,11 @@ struct GemmPanelSource {
   // Columns past the product's n are computed but never stored.
   void (*fill)(const void* context, size_t panel, size_t k0, size_t kc, float* dst);
   const void* context;
+  // Optional: starts loading what fill(panel, k0, kc) will read, into the
+  // caches, without waiting. The GEMM calls it for the next micro-panel right
+  // after each fill, so that the next fill's reads arrive while the tiles
+  // compute. `panel` may be one past the last (the caller's next chunk).
+  void (*prefetch)(const void* context, size_t panel, size_t k0, size_t kc) = nullptr;
 };
 
 // A [m, k] packed for GemmF32Sourced: row panels of the running CPU's

@@ -386,6 +386,15 @@ void GemmTask(const GemmArgs& g, const RowPanels& rows, size_t p0, size_t p1, si
       g.source->fill(g.source->context, j, k0, std::min(kc_max, g.k - k0), source_panel.data());
     }
   };
+  // The source's reads for the micro-panel made next: from memory they would
+  // stall the fill (~5 % of a 128-row product) while the hardware prefetchers,
+  // idle during the tiles, ramp up again.
+  const auto prefetch_b = [&](size_t j, size_t kb) {
+    if (g.source && g.source->prefetch) {
+      const size_t k0 = kb * kc_max;
+      g.source->prefetch(g.source->context, j, k0, std::min(kc_max, g.k - k0));
+    }
+  };
   TileParams t{};
   t.scale = g.scale;
   t.alpha = g.alpha;
@@ -429,6 +438,11 @@ void GemmTask(const GemmArgs& g, const RowPanels& rows, size_t p0, size_t p1, si
     for (size_t j = j0; j < j1; ++j)
       for (size_t kb = 0; kb < k_blocks; ++kb) {
         make_b(j, kb);
+        if (kb + 1 < k_blocks) {
+          prefetch_b(j, kb + 1);
+        } else {
+          prefetch_b(j + 1, 0);
+        }
         for (size_t i = p0; i < p1; ++i) tile(i, kb, j, apack + a_offset(kb, i), i == p0);
       }
     return;
@@ -450,6 +464,13 @@ void GemmTask(const GemmArgs& g, const RowPanels& rows, size_t p0, size_t p1, si
         PackLhsPanel(g, rows, i, k0, kc, apack + (rows.Start(i) - rows.Start(pb)) * kc_max);
       for (size_t j = j0; j < j1; ++j) {
         make_b(j, kb);
+        if (j + 1 < j1) {
+          prefetch_b(j + 1, kb);
+        } else if (kb + 1 < k_blocks) {
+          prefetch_b(j0, kb + 1);
+        } else {
+          prefetch_b(pe < p1 ? j0 : j1, 0);
+        }
         for (size_t i = pb; i < pe; ++i) tile(i, kb, j, a_panel(i), i == pb);
       }
     }

@@ -804,6 +804,24 @@ void FillWeightPanel(const void* context, size_t panel, size_t k0, size_t kc, fl
   const auto& w = *static_cast<const WeightPanels*>(context);
   HWY_DYNAMIC_DISPATCH(QuantizedDequantizePanel)(*w.p, w.g0, panel * w.nr, k0, kc, dst, w.nr);
 }
+// The codes, scales and zero points that FillWeightPanel will read, towards
+// L2 (locality 2: the tiles that run meanwhile stream A through L1). Each
+// group's blocks are contiguous, so per group three byte ranges.
+void PrefetchWeightPanel(const void* context, size_t panel, size_t k0, size_t kc) {
+  const auto& w = *static_cast<const WeightPanels*>(context);
+  const PackedWeights& p = *w.p;
+  const size_t c0 = panel * w.nr;
+  const size_t g_begin = w.g0 + c0 / kGroup, g_end = std::min(p.groups, w.g0 + (c0 + w.nr + kGroup - 1) / kGroup);
+  const size_t b0 = k0 / p.block, b1 = std::min(p.blocks, (k0 + kc + p.block - 1) / p.block);
+  const auto lines = [](const void* begin, size_t bytes) {
+    for (size_t o = 0; o < bytes; o += 64) __builtin_prefetch(static_cast<const std::byte*>(begin) + o, 0, 2);
+  };
+  for (size_t g = g_begin; g < g_end && b0 < b1; ++g) {
+    lines(p.codes_at(g, b0), (b1 - b0) * p.code_rows * kGroup);
+    lines(p.scales_at(g, b0), (b1 - b0) * kGroup * sizeof(float));
+    if (!p.zero_points.empty()) lines(p.zero_points_at(g, b0), (b1 - b0) * kGroup);
+  }
+}
 
 // True when every a is finite with |a| < 2^32: with factorable weights, the
 // factored GEMV (sum a * code - zp * sum a, times the scale) then overflows
@@ -916,7 +934,7 @@ void QuantizedMatmulF32(const PackedWeights& p, const float* a, size_t m, float*
         const size_t n0 = chunks.Begin(ci), cols = std::min(chunks.Begin(ci + 1), n) - n0;
         const size_t g0 = n0 / kGroup, g1 = (n0 + cols + kGroup - 1) / kGroup;
         const WeightPanels weights{&p, g0, nr};
-        const GemmPanelSource source{&FillWeightPanel, &weights};
+        const GemmPanelSource source{&FillWeightPanel, &weights, &PrefetchWeightPanel};
         GemmEpilogue tile_epilogue = epilogue;
         if (epilogue.bias) tile_epilogue.bias = epilogue.bias + n0;
         if (!gated) {
