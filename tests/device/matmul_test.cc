@@ -127,6 +127,11 @@ TEST_CASE("matmul large products, GEMV and packed-B shapes", "[device][matmul]")
       // K blocking (K > 256) with several row blocks and column panels.
       {{300, 600}, {600, 200}, MLOperandDataType::kFloat32, true},
       {{130, 520}, {520, 70}, MLOperandDataType::kFloat32, false},
+      // B an input with rows a page or more apart (N >= 1024 floats): the cpu
+      // copies each micro-panel before its tiles; K blocks, row blocks and a
+      // partial last panel.
+      {{50, 600}, {600, 1030}, MLOperandDataType::kFloat32, false},
+      {{2, 20, 300}, {2, 300, 1100}, MLOperandDataType::kFloat16, false},
       // M = 1: GEMV from packed panels (constant) and straight from B.
       {{1, 1500}, {1500, 700}, MLOperandDataType::kFloat32, true},
       {{1, 1500}, {1500, 700}, MLOperandDataType::kFloat32, false},
