@@ -29,9 +29,13 @@ for t in builder:builder:4096::fast capi:capi:4096::fast graph_file:graph:262144
   mkdir -p "build-fuzz/corpus/$corpus"
   cp -n fuzz/corpus/"$corpus"/* "build-fuzz/corpus/$corpus/" 2>/dev/null || true
   fuzzer=./build-fuzz/fuzz/${name}_fuzzer
+  # Crashes, leaks and slow inputs go to build-fuzz/artifacts/, not the checkout.
+  mkdir -p build-fuzz/artifacts
   $fuzzer -max_total_time="$SECONDS_PER_TARGET" -max_len="$max_len" ${dict:+-dict="$dict"} \
+    -artifact_prefix=build-fuzz/artifacts/ \
     ${speed:+-entropic=0 -detect_leaks=0} -print_final_stats=1 "build-fuzz/corpus/$corpus"
   if [ -n "$speed" ]; then
-    $fuzzer -runs=0 -detect_leaks=1 -max_len="$max_len" "build-fuzz/corpus/$corpus"
+    $fuzzer -runs=0 -detect_leaks=1 -max_len="$max_len" -artifact_prefix=build-fuzz/artifacts/ \
+      "build-fuzz/corpus/$corpus"
   fi
 done
