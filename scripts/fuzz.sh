@@ -18,7 +18,9 @@ ninja -C build-fuzz fuzz/builder_fuzzer fuzz/capi_fuzzer fuzz/graph_file_fuzzer 
 # which libFuzzer never built while inputs stayed under 4 KiB without tokens.
 #
 # The builder and C API fuzzers run without libFuzzer's entropic schedule and
-# its per-input leak check, then check every corpus input for leaks at the end.
+# its per-input leak check, then replay their corpus with leak detection (per
+# input until libFuzzer sees the engine's caches grow and stops, then
+# LeakSanitizer's whole-process check at exit).
 # Both cost them more than the inputs themselves: the engine's caches make
 # every input allocate more than it frees, so libFuzzer ran a full leak scan
 # after each one, and the entropic bookkeeping over their ~40-60K features
