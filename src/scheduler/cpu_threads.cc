@@ -19,8 +19,10 @@ namespace {
 thread_local bool t_in_chunk = false;
 
 using std::chrono::microseconds;
-// How long RunHere's caller spins for its job's dependencies before sleeping.
+// How long RunHere's caller spins for its job's dependencies before sleeping,
+// with other work in flight, and alone (see RunHere).
 constexpr microseconds kCallerSpin{20};
+constexpr microseconds kCallerSpinAlone{2000};
 // How long a thread spins for the next loop or job (an idle worker), or for
 // the last chunks of its own loop, before sleeping: a graph's kernels follow
 // each other within microseconds, and a futex wake-up costs 5-20 us.
@@ -99,15 +101,22 @@ class CpuPool {
   void RunHere(const JobPtr& job, const std::vector<JobPtr>& data_from, const std::vector<JobPtr>& after) {
     job->caller_runs_ = true;
     Submit(job, data_from, after);
-    // Spin up to kCallerSpin before sleeping: the usual caller is readTensor
-    // right after a dispatch, and a futex wake-up costs tens of microseconds
-    // on a shared VM (a relu of 4096 floats: 0.067 ms per dispatch + read,
-    // median, 0.012 ms with the spin; Zen 5, 2 cores). Not longer: while it
-    // spins, the caller takes a core from the pool's threads (spinning ~300
-    // us doubled a 0.35 ms matvec on 2 cores).
-    if (!SpinUntil(kCallerSpin, [&] { return job->ready_.load(std::memory_order_acquire); })) {
+    // Spin before sleeping: the usual caller is readTensor right after a
+    // dispatch, and a futex wake-up costs tens of microseconds on a shared VM
+    // (a relu of 4096 floats: 0.067 ms per dispatch + read, median, 0.012 ms
+    // with the spin; Zen 5, 2 cores). kCallerSpin while other work is in
+    // flight (a longer spin cost webnn mix 4-11 % of det's rate); up to
+    // kCallerSpinAlone when this read and one job before it are all the pool
+    // has: the spin yields its core (SpinUntil), so the pool's threads keep
+    // theirs. Xeon, 2 vCPUs, 2 rounds, 20 us / 2 ms alone: int4 matvec
+    // 1x4096x4096 0.674-0.693 / 0.609-0.636 ms at 1 thread, 0.394-0.403 /
+    // 0.319-0.385 at 2; PP-OCR cls 0.546-0.560 / 0.528-0.533 ms at 1 thread;
+    // rec and webnn mix unchanged.
+    const bool alone = in_flight_.load(std::memory_order_relaxed) <= 2;
+    const auto ready = [&] { return job->ready_.load(std::memory_order_acquire); };
+    if (!SpinUntil(alone ? kCallerSpinAlone : kCallerSpin, ready)) {
       std::unique_lock<std::mutex> lock(mutex_);
-      caller_ready_.wait(lock, [&] { return job->ready_.load(std::memory_order_acquire); });
+      caller_ready_.wait(lock, ready);
     }
     std::exception_ptr error = job->inherited_;
     if (!error) {
