@@ -20,7 +20,7 @@ thread_local bool t_in_chunk = false;
 
 using std::chrono::microseconds;
 // How long RunHere's caller spins for its job's dependencies before sleeping,
-// with other work in flight, and alone (see RunHere).
+// in general and on a core the pool does not need (see RunHere).
 constexpr microseconds kCallerSpin{20};
 constexpr microseconds kCallerSpinAlone{2000};
 // How long a thread spins for the next loop or job (an idle worker), or for
@@ -104,17 +104,20 @@ class CpuPool {
     // Spin before sleeping: the usual caller is readTensor right after a
     // dispatch, and a futex wake-up costs tens of microseconds on a shared VM
     // (a relu of 4096 floats: 0.067 ms per dispatch + read, median, 0.012 ms
-    // with the spin; Zen 5, 2 cores). kCallerSpin while other work is in
-    // flight (a longer spin cost webnn mix 4-11 % of det's rate); up to
-    // kCallerSpinAlone when this read and one job before it are all the pool
-    // has: the spin yields its core (SpinUntil), so the pool's threads keep
-    // theirs. Xeon, 2 vCPUs, 2 rounds, 20 us / 2 ms alone: int4 matvec
-    // 1x4096x4096 0.674-0.693 / 0.609-0.636 ms at 1 thread, 0.394-0.403 /
-    // 0.319-0.385 at 2; PP-OCR cls 0.546-0.560 / 0.528-0.533 ms at 1 thread;
-    // rec and webnn mix unchanged.
-    const bool alone = in_flight_.load(std::memory_order_relaxed) <= 2;
+    // with the spin; Zen 5, 2 cores). kCallerSpin, unless the one job it
+    // waits for is all the pool has in flight and leaves a core to spare
+    // (fewer threads than the pool): then up to kCallerSpinAlone on that
+    // core. Not while the pool needs every core: a spinning caller makes its
+    // core look busy, the scheduler then wakes the pool's second thread onto
+    // the first one's core, and a 2-thread matvec ran at 1-thread speed in 2
+    // of 3 runs (0.60 against 0.32 ms); beside other work a 2 ms spin cost
+    // webnn mix 4-11 % of det's rate. Xeon, 2 vCPUs, 20 us / 2 ms: int4 matvec
+    // 1x4096x4096 at 1 thread 0.674-0.693 / 0.609-0.636 ms; PP-OCR cls at 1
+    // thread 0.546-0.560 / 0.528-0.533 ms.
+    const bool spare_core = in_flight_.load(std::memory_order_relaxed) <= 2 && data_from.size() == 1 &&
+                            data_from[0] && data_from[0]->max_threads_ != 0 && data_from[0]->max_threads_ < threads_;
     const auto ready = [&] { return job->ready_.load(std::memory_order_acquire); };
-    if (!SpinUntil(alone ? kCallerSpinAlone : kCallerSpin, ready)) {
+    if (!SpinUntil(spare_core ? kCallerSpinAlone : kCallerSpin, ready)) {
       std::unique_lock<std::mutex> lock(mutex_);
       caller_ready_.wait(lock, ready);
     }
