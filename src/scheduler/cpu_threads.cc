@@ -31,7 +31,8 @@ constexpr microseconds kIdleSpin{50};
 // parallel-for before looking at throughput work again.
 constexpr microseconds kLatencyHoldSpin{2000};
 // For this long after latency work was submitted, throughput work gives its
-// core back to the OS scheduler between chunks (YieldCore).
+// core back to the OS scheduler between chunks (YieldCore): real-time work
+// comes back at 1 Hz or faster, and a process without any pays nothing.
 constexpr std::chrono::seconds kLatencyWindow{1};
 
 }  // namespace
@@ -218,10 +219,10 @@ class CpuPool {
   // wake-up, readTensor's return), and they wait for a core like any other:
   // with the pool's threads busy, Linux's EEVDF scheduler lets a running
   // thread finish its 3 ms slice first. PP-OCR cls at 100 Hz beside det on 2
-  // cores (webnn mix, Xeon): 14-19 of 1000 frames past their 5 ms deadline,
-  // p99 5.7-5.9 ms, those frames waiting ~3.4 ms to wake or to return; with
-  // the yield 0 missed, p99 2.2 ms, det's rate unchanged. A yield with
-  // nothing else runnable returns at once; the clock read is ~20 ns a chunk.
+  // cores (webnn mix, Xeon, 7 runs each): without the yield 1-20 of 1000
+  // frames past their 5 ms deadline, p99 4.1-6.2 ms, the late frames waiting
+  // ~3.4 ms to wake or to return; with it 0-1 missed, p99 2.0-2.2 ms, det's
+  // rate as before. A yield with nothing else runnable returns at once.
   void YieldCore() {
     const int64_t now = std::chrono::steady_clock::now().time_since_epoch().count();
     const int64_t window = std::chrono::duration_cast<std::chrono::steady_clock::duration>(kLatencyWindow).count();
