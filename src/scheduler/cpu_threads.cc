@@ -219,7 +219,7 @@ class CpuPool {
   // wake-up, readTensor's return), and they wait for a core like any other:
   // with the pool's threads busy, Linux's EEVDF scheduler lets a running
   // thread finish its 3 ms slice first. PP-OCR cls at 100 Hz beside det on 2
-  // cores (webnn mix, Xeon, 7 runs each): without the yield 1-20 of 1000
+  // cores (webnn mix, Xeon, 7-9 runs each): without the yield 1-20 of 1000
   // frames past their 5 ms deadline, p99 4.1-6.2 ms, the late frames waiting
   // ~3.4 ms to wake or to return; with it 0-1 missed, p99 2.0-2.2 ms, det's
   // rate as before. A yield with nothing else runnable returns at once.
