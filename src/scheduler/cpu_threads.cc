@@ -22,7 +22,7 @@ using std::chrono::microseconds;
 // How long RunHere's caller spins for its job's dependencies before sleeping,
 // in general and on a core the pool does not need (see RunHere).
 constexpr microseconds kCallerSpin{20};
-constexpr microseconds kCallerSpinAlone{2000};
+constexpr microseconds kCallerSpinSpareCore{2000};
 // How long a thread spins for the next loop or job (an idle worker), or for
 // the last chunks of its own loop, before sleeping: a graph's kernels follow
 // each other within microseconds, and a futex wake-up costs 5-20 us.
@@ -107,7 +107,7 @@ class CpuPool {
     // (a relu of 4096 floats: 0.067 ms per dispatch + read, median, 0.012 ms
     // with the spin; Zen 5, 2 cores). kCallerSpin, unless the one job it
     // waits for is all the pool has in flight and leaves a core to spare
-    // (fewer threads than the pool): then up to kCallerSpinAlone on that
+    // (fewer threads than the pool): then up to kCallerSpinSpareCore on that
     // core. Not while the pool needs every core: a spinning caller makes its
     // core look busy, the scheduler then wakes the pool's second thread onto
     // the first one's core, and a 2-thread matvec ran at 1-thread speed in 2
@@ -118,7 +118,7 @@ class CpuPool {
     const bool spare_core = in_flight_.load(std::memory_order_relaxed) <= 2 && data_from.size() == 1 &&
                             data_from[0] && data_from[0]->max_threads_ != 0 && data_from[0]->max_threads_ < threads_;
     const auto ready = [&] { return job->ready_.load(std::memory_order_acquire); };
-    if (!SpinUntil(spare_core ? kCallerSpinAlone : kCallerSpin, ready)) {
+    if (!SpinUntil(spare_core ? kCallerSpinSpareCore : kCallerSpin, ready)) {
       std::unique_lock<std::mutex> lock(mutex_);
       caller_ready_.wait(lock, ready);
     }

@@ -4,7 +4,9 @@
 //   B: packed once into panels of NR columns, K-major (panel p holds
 //      B[0:K, p*NR:(p+1)*NR] as K rows of NR floats, zero-padded on the right),
 //      64-byte aligned. Row-major B that is not packed can be read in place
-//      (the tiles take a row stride), which wins up to M ~ 512.
+//      (the tiles take a row stride), which wins up to M ~ 512; with rows a
+//      page or more apart each micro-panel is copied into an L1 buffer first
+//      (kCopyPanelsFromStride).
 //   A: packed into panels of at most MR rows (heights balanced to within 1),
 //      K-major (one float per row per k), so the micro-kernel reads A
 //      sequentially and rows at a large power-of-2 leading dimension cannot
