@@ -117,6 +117,10 @@ struct TileParams {
   float alpha;
   bool clamp;
   float lo, hi;
+  // kPrefetchNext tiles: `next_lines` cache lines from `next_b` (a share of
+  // the micro-panel the task uses next), one per k-step, into L2.
+  const float* next_b;
+  size_t next_lines;
 };
 
 // Loads/stores of the first `count` (< Lanes) floats at p, touching no memory
@@ -203,7 +207,8 @@ HWY_INLINE void StoreTileVector(D d, const TileParams& t, float* HWY_RESTRICT cr
 
 // C[0:MR, 0:cols] (op)= A panel x B micro-panel. kPrefetchB: the B
 // micro-panel is cold (first A panel to use it): prefetch it ahead.
-template <size_t MR, bool kPrefetchB>
+// kPrefetchNext: also bring a share of the next micro-panel into L2.
+template <size_t MR, bool kPrefetchB, bool kPrefetchNext = false>
 HWY_NOINLINE void Tile(const TileParams& t) {
   const DF d;
   const size_t N = hn::Lanes(d);
@@ -218,6 +223,9 @@ HWY_NOINLINE void Tile(const TileParams& t) {
     if constexpr (kPrefetchB) {
       hwy::Prefetch(bp + ahead);
       if (kNV * N > 16) hwy::Prefetch(bp + ahead + 16);
+    }
+    if constexpr (kPrefetchNext) {
+      if (p < t.next_lines) __builtin_prefetch(t.next_b + p * 16, 0, 2);
     }
     // Offsets of unused vectors are clamped to 0 so that the dead loads stay in bounds.
     const auto b0 = hn::LoadU(d, bp);
@@ -238,14 +246,16 @@ HWY_NOINLINE void Tile(const TileParams& t) {
 #undef WEBNN_GEMM_ROWS
 
 using TileFn = void (*)(const TileParams&);
-template <bool kPrefetchB, size_t... I>
+template <bool kPrefetchB, bool kPrefetchNext, size_t... I>
 constexpr std::array<TileFn, sizeof...(I) + 1> MakeTileTable(std::index_sequence<I...>) {
-  return {nullptr, &Tile<I + 1, kPrefetchB>...};
+  return {nullptr, &Tile<I + 1, kPrefetchB, kPrefetchNext>...};
 }
 // kTiles[h]: the kernel for a panel of h rows (1..kMR); kTilesPrefetch: the
-// same, prefetching a cold B micro-panel.
-constexpr std::array<TileFn, kMR + 1> kTiles = MakeTileTable<false>(std::make_index_sequence<kMR>());
-constexpr std::array<TileFn, kMR + 1> kTilesPrefetch = MakeTileTable<true>(std::make_index_sequence<kMR>());
+// same, prefetching a cold B micro-panel; kTilesNext: prefetching a share of
+// the next packed micro-panel.
+constexpr std::array<TileFn, kMR + 1> kTiles = MakeTileTable<false, false>(std::make_index_sequence<kMR>());
+constexpr std::array<TileFn, kMR + 1> kTilesPrefetch = MakeTileTable<true, false>(std::make_index_sequence<kMR>());
+constexpr std::array<TileFn, kMR + 1> kTilesNext = MakeTileTable<false, true>(std::make_index_sequence<kMR>());
 
 // ---- A packing ---------------------------------------------------------------
 
@@ -403,7 +413,28 @@ void GemmTask(const GemmArgs& g, const RowPanels& rows, size_t p0, size_t p1, si
   t.lo = g.lo;
   t.hi = g.hi;
   t.ldc = g.ldc;
-  const auto tile = [&](size_t i, size_t kb, size_t j, const float* a_panel, bool first_of_column) {
+  // Few rows stream packed B from memory once, front to back: the tiles of
+  // the current column bring the next micro-panel (contiguous: kc rows of NR
+  // floats) into L2, a share each; fetched by the first tile alone it stalls
+  // that tile on memory (128 x 896 x 4864, Xeon, 1 thread: 143-156 -> 162-164
+  // GFLOP/s). Not with many rows: B is then reused from the caches, and the
+  // prefetches cost det's 3 x 3 convolutions 3 %.
+  const size_t r_first = rows.Start(p0), task_rows = rows.Start(p1) - r_first;
+  const bool few_rows = task_rows * k_blocks * kc_max * sizeof(float) <= 512 * 1024;
+  const bool prefetch_next = few_rows && !g.source && g.b_row_stride == NR;
+  const float* next_panel = nullptr;
+  size_t next_lines = 0;
+  const auto set_next = [&](size_t j, size_t kb) {
+    prefetch_b(j, kb);
+    next_lines = 0;
+    if (!prefetch_next || j >= j1) return;  // no next micro-panel in this task
+    const size_t k0 = kb * kc_max;
+    next_panel = g.panels + j * g.b_panel_stride + k0 * NR;
+    next_lines = CeilDiv(std::min(kc_max, g.k - k0) * NR, 16);
+  };
+  // Tile q of a column of `count` tiles prefetches lines [q L / count, (q + 1) L / count).
+  const auto tile = [&](size_t i, size_t kb, size_t j, const float* a_panel, bool first_of_column, size_t q,
+                        size_t count) {
     const size_t k0 = kb * kc_max;
     const bool first = kb == 0;
     t.kc = std::min(kc_max, g.k - k0);
@@ -420,17 +451,25 @@ void GemmTask(const GemmArgs& g, const RowPanels& rows, size_t p0, size_t p1, si
     t.a = a_panel;
     t.c = g.c + rows.Start(i) * g.ldc + j * NR;
     // The first A panel to use a stored B micro-panel finds it cold.
-    (first_of_column && !g.source ? kTilesPrefetch : kTiles)[rows.Height(i)](t);
+    if (first_of_column && !g.source) {
+      kTilesPrefetch[rows.Height(i)](t);
+    } else if (next_lines != 0) {
+      const size_t from = q * next_lines / count;
+      t.next_b = next_panel + from * 16;
+      t.next_lines = (q + 1) * next_lines / count - from;
+      kTilesNext[rows.Height(i)](t);
+    } else {
+      kTiles[rows.Height(i)](t);
+    }
   };
 
   // Few rows (A for every K fits in half of L2): pack A once for all of K and
   // run K blocks innermost, so each B panel is read front to back and all of B
   // is one sequential stream (small M is bound by streaming B).
-  const size_t r_first = rows.Start(p0), task_rows = rows.Start(p1) - r_first;
   // A packed beforehand covers all M rows: its panels sit at their absolute rows.
   const size_t a_rows = g.packed_a ? g.m : task_rows, a_first = g.packed_a ? 0 : r_first;
   const auto a_offset = [&](size_t kb, size_t i) { return kb * a_rows * kc_max + (rows.Start(i) - a_first) * kc_max; };
-  if (task_rows * k_blocks * kc_max * sizeof(float) <= 512 * 1024) {
+  if (few_rows) {
     const memory::Scratch<float> apack_scratch(g.packed_a ? 0 : k_blocks * task_rows * kc_max, "gemm: packing A");
     const float* apack = g.packed_a;
     if (!apack) {
@@ -441,11 +480,11 @@ void GemmTask(const GemmArgs& g, const RowPanels& rows, size_t p0, size_t p1, si
       for (size_t kb = 0; kb < k_blocks; ++kb) {
         make_b(j, kb);
         if (kb + 1 < k_blocks) {
-          prefetch_b(j, kb + 1);
+          set_next(j, kb + 1);
         } else {
-          prefetch_b(j + 1, 0);
+          set_next(j + 1, 0);
         }
-        for (size_t i = p0; i < p1; ++i) tile(i, kb, j, apack + a_offset(kb, i), i == p0);
+        for (size_t i = p0; i < p1; ++i) tile(i, kb, j, apack + a_offset(kb, i), i == p0, i - p0, p1 - p0);
       }
     return;
   }
@@ -467,13 +506,13 @@ void GemmTask(const GemmArgs& g, const RowPanels& rows, size_t p0, size_t p1, si
       for (size_t j = j0; j < j1; ++j) {
         make_b(j, kb);
         if (j + 1 < j1) {
-          prefetch_b(j + 1, kb);
+          set_next(j + 1, kb);
         } else if (kb + 1 < k_blocks) {
-          prefetch_b(j0, kb + 1);
+          set_next(j0, kb + 1);
         } else {
-          prefetch_b(pe < p1 ? j0 : j1, 0);
+          set_next(pe < p1 ? j0 : j1, 0);
         }
-        for (size_t i = pb; i < pe; ++i) tile(i, kb, j, a_panel(i), i == pb);
+        for (size_t i = pb; i < pe; ++i) tile(i, kb, j, a_panel(i), i == pb, i - pb, pe - pb);
       }
     }
   }
