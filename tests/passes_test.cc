@@ -154,6 +154,28 @@ void CheckBothWays(const std::string& what, const std::vector<InputSpec>& inputs
 
 }  // namespace
 
+TEST_CASE("passes: a product added to itself keeps its add, and computes it", "[passes][device]") {
+  if (!DeviceUnderTestRunsPasses()) return;
+  // add(y, y) once became the product's own bias: the fused node read its own
+  // output, which nothing computed any more (found by the builder fuzzer).
+  const Body gemm_twice = [](MLGraphBuilder& b) {
+    MLOperand y = b.gemm(Input(b, "a", {5, 6}), Input(b, "b", {6, 7}));
+    return MLNamedOperands{{"out", b.add(y, y)}};
+  };
+  CHECK(ExecutedOps(DeviceUnderTest(), true, gemm_twice) == Strings{"gemm", "add"});
+  const Body matmul_twice = [](MLGraphBuilder& b) {
+    MLOperand y = b.matmul(Input(b, "a", {1, 6}), Constant(b, {6, 7}, 0.1f));
+    return MLNamedOperands{{"out", b.add(y, y)}};
+  };
+  CHECK(ExecutedOps(DeviceUnderTest(), true, matmul_twice) == Strings{"matmul", "add"});
+  CheckBothWays("gemm+add(y, y)", {{.shape = {5, 6}}, {.shape = {6, 7}}},
+                [](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+                  MLOperand y = b.gemm(in[0], in[1]);
+                  return MLNamedOperands{{"out", b.add(y, y)}};
+                },
+                MLOperandDataType::kFloat32, 3);
+}
+
 TEST_CASE("passes: fused conv2d / convTranspose2d / gemm / matmul match the reference", "[passes][device]") {
   if (!DeviceUnderTestRunsPasses()) return;
   std::mt19937_64 rng(7);

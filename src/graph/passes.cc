@@ -294,6 +294,8 @@ int FuseBiases(Graph& graph, const std::map<std::string, OperandId>& outputs) {
     if (add.op != ops::OpKind::add || add.inputs.size() != 2) continue;
     for (int side = 0; side < 2; ++side) {
       const OperandId x = add.inputs[side], c = add.inputs[1 - side];
+      // add(y, y): y is no bias of itself (the fused node would read its own output).
+      if (c == x) break;
       const std::optional<uint32_t> p = SoleProducer(graph, x, graph_outputs, consumers);
       if (!p) continue;
       const Node producer = graph.nodes()[*p];

@@ -61,6 +61,16 @@ void Executable::BuildSegments(std::vector<std::vector<std::shared_ptr<ops::Devi
         if (v >= 0 && (readers[v].empty() || readers[v].back() != static_cast<int32_t>(i)))
           readers[v].push_back(static_cast<int32_t>(i));
     }
+  // Every intermediate a step reads is made by a step: a graph pass that broke
+  // this would have the run read a buffer nothing wrote (one device) or find
+  // no buffer (several). Refused here, naming it, not at the first dispatch.
+  for (size_t s = 0; s < program_.steps.size(); ++s)
+    for (int32_t v : program_.steps[s].inputs)
+      if (v >= 0 && program_.values[v].kind == Kind::kIntermediate && producer[v] < 0)
+        throw OperationError(core::StrCat("build: internal error: step ", s, " (", ops::OpName(program_.steps[s].op),
+                                          program_.steps[s].label.empty() ? "" : " '", program_.steps[s].label,
+                                          program_.steps[s].label.empty() ? "" : "'", ") reads value ", v,
+                                          ", which no step computes"));
   home_.assign(n, 0);
   for (size_t v = 0; v < n; ++v) {
     if (program_.values[v].kind != Kind::kIntermediate || producer[v] < 0) continue;
@@ -244,7 +254,11 @@ void Executable::Run(const std::vector<ops::DeviceBuffer*>& external,
   // Where a value lives: the dispatch's tensor, or its crossing buffer.
   auto home_buffer = [&](int32_t v) {
     const Kind kind = program_.values[v].kind;
-    return kind == Kind::kInput || kind == Kind::kOutput ? external[v] : crossing_.at(v).get();
+    if (kind == Kind::kInput || kind == Kind::kOutput) return external[v];
+    auto it = crossing_.find(v);
+    if (it == crossing_.end())  // BuildSegments gives every value read across segments one
+      throw OperationError(core::StrCat("dispatch: internal error: value ", v, " has no buffer between devices"));
+    return it->second.get();
   };
   auto bytes_of = [&](int32_t v) { return ByteLengthFor(program_.values[v].desc.type, core::ElementCount(shapes[v])); };
   std::vector<ops::ValueBinding> bindings;
