@@ -3,13 +3,17 @@
 // from what exists so far, positional values and options dictionaries of
 // random members and values, through the same binding as the WPT vectors
 // and graph files (io/op_binding.h: WebIDL conversions, then MLGraphBuilder).
-// Every graph that builds is estimated (estimateQoS). Graphs that build are
-// dispatched on the reference device when small: graph
+// Every graph that builds is estimated (estimateQoS). The first byte picks
+// the context: the reference device (no graph passes), or the cpu device with
+// its graph passes and the nhwc layout pass (the only way these see random
+// graphs besides the C API fuzzer). Graphs that build are
+// dispatched when small: graph
 // inputs and outputs of at most 1 MiB, and a bounded amount of work (WorkOf),
 // as I/O alone bounds badly: a convTranspose2d of a 181x181 input by a 181x181
 // filter (786 KB in and out) is 1.1e9 multiply-adds, 4.8 s on the reference
 // device, enough to stall a fuzzing campaign on one input. Any failure must be
-// an MLException (the spec's errors); another exception or a crash is a bug.
+// an MLException (the spec's errors), and none an "internal error" (a broken
+// engine invariant); another exception or a crash is a bug.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -159,9 +163,20 @@ struct Stats {
 
 }  // namespace
 
+// A spec error is fine; one that reports a broken invariant is a bug.
+void Expected(const webnn::MLException& e) {
+  if (std::strstr(e.what(), "internal error")) {
+    std::fprintf(stderr, "builder fuzzer: %s\n", e.what());
+    std::abort();
+  }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static webnn::MLContext context = webnn::ML::createContext({.device = webnn::MLDeviceType::kReference});
+  static webnn::MLContext contexts[] = {
+      webnn::ML::createContext({.device = webnn::MLDeviceType::kReference}),
+      webnn::ML::createContext({.device = webnn::MLDeviceType::kCpu, .graphPasses = true, .nhwcLayout = true})};
   Bytes in(data, size);
+  webnn::MLContext& context = contexts[in.Below(2)];
   try {
     webnn::MLGraphBuilder builder(context);
     std::vector<webnn::MLOperand> pool;
@@ -177,7 +192,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       try {
         pool.push_back(builder.input(name, desc));
         inputs.emplace_back(name, desc);
-      } catch (const webnn::MLException&) {
+      } catch (const webnn::MLException& e) {
+        Expected(e);
       }
     }
     while (!in.empty() && pool.size() < 64) {
@@ -214,7 +230,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         work += WorkOf(op, args, outs);
         pool.insert(pool.end(), outs.begin(), outs.end());
         ++stats.built_ops;
-      } catch (const webnn::MLException&) {
+      } catch (const webnn::MLException& e) {
+        Expected(e);
       }
     }
     if (pool.empty()) return 0;
@@ -248,8 +265,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     context.dispatch(graph, tin, tout);
     for (auto& [name, t] : tout) context.readTensor(t);  // run errors surface here
     ++stats.dispatched;
-  } catch (const webnn::MLException&) {
-    // A spec error: fine.
+  } catch (const webnn::MLException& e) {
+    Expected(e);
   }
   return 0;
 }

@@ -7,9 +7,10 @@
 // and async reads, dispatches with random tensors and options, finish,
 // profiles, weightless constants bound or streamed, and destroy or release
 // of any handle in any order. Every failure must be a WNNError whose type is
-// a spec error (UnknownError means an exception the library did not foresee:
-// a bug), every success must clear the error, each async read must call back
-// exactly once, with data or an error, and a log message must have a level.
+// a spec error (UnknownError means an exception the library did not foresee,
+// and an "internal error" message a broken engine invariant: bugs), every
+// success must clear the error, each async read must call back exactly once,
+// with data or an error, and a log message must have a level.
 // The memory limit is at most 4 MiB so that absurd sizes fail fast.
 //
 // The calls honour the C API's contract that the fuzzer cannot break on
@@ -44,6 +45,7 @@ void CheckOutcome(bool failed, WNNError error) {
   if (failed && type == WNNErrorType_NoError) Bug("a call failed without an error", error);
   if (!failed && type != WNNErrorType_NoError) Bug("a call succeeded but left an error", error);
   if (type == WNNErrorType_UnknownError) Bug("an unforeseen exception crossed into the C API", error);
+  if (failed && std::strstr(wnnError_message(error), "internal error")) Bug("an engine invariant broke", error);
   if (failed && wnnError_message(error)[0] == '\0') Bug("an error without a message", error);
 }
 void CheckStatus(WNNErrorType status, WNNError error) {
@@ -82,7 +84,8 @@ void DeliverRead(const void* data, size_t byteLength, WNNError error, void* user
   // Exactly one of the bytes and an error.
   if ((data != nullptr) == (error != nullptr)) std::abort();
   if (data && byteLength == 0) std::abort();
-  if (error && (wnnError_type(error) == WNNErrorType_NoError || wnnError_type(error) == WNNErrorType_UnknownError)) {
+  if (error && (wnnError_type(error) == WNNErrorType_NoError || wnnError_type(error) == WNNErrorType_UnknownError ||
+                std::strstr(wnnError_message(error), "internal error"))) {
     std::fprintf(stderr, "capi fuzzer: async read error %s: %s\n", wnnError_name(error), wnnError_message(error));
     std::abort();
   }
