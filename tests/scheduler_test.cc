@@ -260,3 +260,29 @@ TEST_CASE("the process's cpu threads are shared: contexts do not start pools of 
     CHECK(Read(ctx, y) == std::vector<float>(16, 2.0f));
   }
 }
+
+TEST_CASE("reads right after dispatches of a one-step graph see each run's values", "[scheduler][concurrency]") {
+  // After its first run, a one-step graph's dispatch carries the step's
+  // expected time, and the read waiting for it spins instead of sleeping
+  // (scheduler::RunHere): from two threads at once, each on its own context,
+  // every read must still see its own dispatch's values.
+  const auto run = [](float offset, std::atomic<int>& wrong) {
+    MLContext ctx = SchedulerContext();
+    MLGraphBuilder b(ctx);
+    MLOperand x = b.input("x", {F32, {64, 64}});
+    MLGraph g = b.build({{"y", b.mul(x, b.constant(F32, MLNumber(3.0)))}});
+    MLTensor xt = Input(ctx, {64, 64});
+    MLTensor yt = Output(ctx, {64, 64});
+    for (int i = 0; i < 100; ++i) {
+      const float v = offset + static_cast<float>(i);
+      ctx.writeTensor(xt, std::vector<float>(64 * 64, v));
+      ctx.dispatch(g, {{"x", xt}}, {{"y", yt}});
+      for (float y : Read(ctx, yt)) wrong += y != 3.0f * v;
+    }
+  };
+  std::atomic<int> wrong{0};
+  std::thread other(run, 1000.0f, std::ref(wrong));
+  run(0.0f, wrong);
+  other.join();
+  CHECK(wrong == 0);
+}

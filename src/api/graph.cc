@@ -299,7 +299,9 @@ void Dispatch(const std::shared_ptr<ContextImpl>& impl, const MLGraph& graph, co
           throw;
         }
       },
-      impl->PriorityFor(options.latencyHint, g.latency_hint), impl->options().numThreads, deadline);
+      impl->PriorityFor(options.latencyHint, g.latency_hint), impl->options().numThreads, deadline,
+      // One step's expected time (see scheduler::Job): its last run.
+      g.executable->program().steps.size() == 1 ? g.executable->last_run_time() : std::chrono::nanoseconds(0));
   // The timeline: after the writers of the inputs (whose errors it takes),
   // the writers and readers of the outputs, and the graph's previous run.
   std::vector<scheduler::JobPtr> data_from, after{g.last_run};

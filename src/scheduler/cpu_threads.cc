@@ -23,6 +23,8 @@ using std::chrono::microseconds;
 // in general and on a core the pool does not need (see RunHere).
 constexpr microseconds kCallerSpin{20};
 constexpr microseconds kCallerSpinSpareCore{2000};
+// A job expected to take at most this long is short (see RunHere).
+constexpr microseconds kShortJob{1000};
 // How long a thread spins for the next loop or job (an idle worker), or for
 // the last chunks of its own loop, before sleeping: a graph's kernels follow
 // each other within microseconds, and a futex wake-up costs 5-20 us.
@@ -37,8 +39,9 @@ constexpr std::chrono::seconds kLatencyWindow{1};
 
 }  // namespace
 
-Job::Job(Work work, Priority priority, size_t max_threads, std::optional<Clock::time_point> deadline)
-    : work_(std::move(work)), priority_(priority), max_threads_(max_threads), deadline_(deadline) {}
+Job::Job(Work work, Priority priority, size_t max_threads, std::optional<Clock::time_point> deadline,
+         std::chrono::nanoseconds expected)
+    : work_(std::move(work)), priority_(priority), max_threads_(max_threads), deadline_(deadline), expected_(expected) {}
 
 void Job::Wait() {
   if (done()) return;
@@ -106,19 +109,29 @@ class CpuPool {
     // dispatch, and a futex wake-up costs tens of microseconds on a shared VM
     // (a relu of 4096 floats: 0.067 ms per dispatch + read, median, 0.012 ms
     // with the spin; Zen 5, 2 cores). kCallerSpin, unless the one job it
-    // waits for is all the pool has in flight and leaves a core to spare
-    // (fewer threads than the pool): then up to kCallerSpinSpareCore on that
-    // core. Not while the pool needs every core: a spinning caller makes its
-    // core look busy, the scheduler then wakes the pool's second thread onto
-    // the first one's core, and a 2-thread matvec ran at 1-thread speed in 2
-    // of 3 runs (0.60 against 0.32 ms); beside other work a 2 ms spin cost
-    // webnn mix 4-11 % of det's rate. Xeon, 2 vCPUs, 20 us / 2 ms: int4 matvec
-    // 1x4096x4096 at 1 thread 0.674-0.693 / 0.609-0.636 ms; PP-OCR cls at 1
-    // thread 0.546-0.560 / 0.528-0.533 ms.
-    const bool spare_core = in_flight_.load(std::memory_order_relaxed) <= 2 && data_from.size() == 1 &&
-                            data_from[0] && data_from[0]->max_threads_ != 0 && data_from[0]->max_threads_ < threads_;
+    // waits for is all the pool has in flight and either leaves a core to
+    // spare (fewer threads than the pool), or is short (expected to take at
+    // most kShortJob; see Job): then up to kCallerSpinSpareCore. Xeon, 2
+    // vCPUs, 20 us / 2 ms: int4 matvec 1x4096x4096 at 1 thread 0.674-0.693 /
+    // 0.609-0.636 ms; PP-OCR cls at 1 thread 0.546-0.560 / 0.528-0.533 ms. A
+    // short job on every core: a caller asleep through its end waited 70 us
+    // to run again (waking a thread onto an idle vCPU costs ~40 us on that
+    // VM); spinning, the 2-thread matvec went 0.40 -> 0.33 ms. Only for jobs
+    // of one step (the dispatch gives no expectation otherwise): the spinning
+    // caller delays the pool's threads at each step's end, and cls (about 30
+    // steps, 0.7 ms) was 5-12 % slower at 2 threads; sleeping until just
+    // before the expected end instead was slower for the matvec too (0.46 ms:
+    // the timer's wake-up preempts a pool thread). Long jobs on every core
+    // keep the short spin (rec at 2 threads, 7 ms, was +2 % with a 2 ms one),
+    // and beside other work a 2 ms spin cost webnn mix 4-11 % of det's rate
+    // (in_flight_ keeps it out).
+    const JobPtr* awaited = data_from.size() == 1 && data_from[0] ? &data_from[0] : nullptr;
+    const bool alone = in_flight_.load(std::memory_order_relaxed) <= 2;
+    const bool spare_core = alone && awaited && (*awaited)->max_threads_ != 0 && (*awaited)->max_threads_ < threads_;
+    const bool short_job =
+        alone && awaited && (*awaited)->expected_.count() != 0 && (*awaited)->expected_ <= kShortJob;
     const auto ready = [&] { return job->ready_.load(std::memory_order_acquire); };
-    if (!SpinUntil(spare_core ? kCallerSpinSpareCore : kCallerSpin, ready)) {
+    if (!SpinUntil(spare_core || short_job ? kCallerSpinSpareCore : kCallerSpin, ready)) {
       std::unique_lock<std::mutex> lock(mutex_);
       caller_ready_.wait(lock, ready);
     }

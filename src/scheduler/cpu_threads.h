@@ -52,8 +52,12 @@ class Job {
   using Work = std::function<void(core::ParallelFor& parallel)>;
 
   // `max_threads`: the most threads its parallel-fors use (a context's
-  // numThreads; 0 = the pool's). `deadline` orders latency jobs.
-  Job(Work work, Priority priority, size_t max_threads = 0, std::optional<Clock::time_point> deadline = {});
+  // numThreads; 0 = the pool's). `deadline` orders latency jobs. `expected`:
+  // how long its work, one step (one kernel), should take, e.g. the graph's
+  // last run; 0 = unknown or several steps. A RunHere caller waiting for a
+  // short one spins rather than sleeps.
+  Job(Work work, Priority priority, size_t max_threads = 0, std::optional<Clock::time_point> deadline = {},
+      std::chrono::nanoseconds expected = {});
   Job(const Job&) = delete;
   Job& operator=(const Job&) = delete;
 
@@ -70,6 +74,7 @@ class Job {
   Priority priority_;
   size_t max_threads_;
   std::optional<Clock::time_point> deadline_;
+  std::chrono::nanoseconds expected_;
   uint64_t seq_ = 0;
   bool caller_runs_ = false;
   // Guarded by the pool's mutex.

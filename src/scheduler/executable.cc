@@ -251,6 +251,7 @@ void Executable::Run(const std::vector<ops::DeviceBuffer*>& external,
   using Kind = ops::ProgramValue::Kind;
   std::lock_guard<std::mutex> lock(run_mutex_);
   if (unbound_constants_ != 0) throw InvalidStateError("the graph has constants without data");
+  const auto start = std::chrono::steady_clock::now();
   // Where a value lives: the dispatch's tensor, or its crossing buffer.
   auto home_buffer = [&](int32_t v) {
     const Kind kind = program_.values[v].kind;
@@ -295,6 +296,7 @@ void Executable::Run(const std::vector<ops::DeviceBuffer*>& external,
       Transfer(device, *c.local, *placement_.devices[home_[c.value]], *home_buffer(c.value), bytes_of(c.value));
   }
   if (profile) profile_ = {std::move(step_ms), shapes};
+  last_run_ns_.store((std::chrono::steady_clock::now() - start).count(), std::memory_order_relaxed);
 }
 
 }  // namespace webnn::scheduler

@@ -6,6 +6,8 @@
 // because runs share the arenas.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -48,6 +50,11 @@ class Executable {
     std::vector<std::vector<uint32_t>> shapes;
   };
   Profile last_profile() const;
+  // How long the last Run took (0 before the first): what the next run of
+  // the same graph is expected to take (a dispatch's scheduler::Job hint).
+  std::chrono::nanoseconds last_run_time() const {
+    return std::chrono::nanoseconds(last_run_ns_.load(std::memory_order_relaxed));
+  }
 
   const ops::Program& program() const { return program_; }
   // The context's device (placement device 0).
@@ -114,6 +121,7 @@ class Executable {
   uint64_t transfer_bytes_ = 0;
   mutable std::mutex run_mutex_;
   Profile profile_;  // under run_mutex_
+  std::atomic<int64_t> last_run_ns_{0};
 };
 
 }  // namespace webnn::scheduler
