@@ -193,6 +193,18 @@ TEST_CASE("fuse normalization: builtin layerNormalization after a residual add",
     CHECK(LiveOps(g, {{"out", out}}) == Strings{"layerNormalization"});
   }
   {
+    // The sum is also the scale and bias, and a graph output: the add stays
+    // (as the fused node's second output the sum would be read by the node
+    // that computes it; found by the builder fuzzer).
+    Graph g;
+    const OperandId x = PassNode(g, OpKind::add, {g.AddInput("a", Desc({8})), g.AddInput("b", Desc({8}))});
+    auto attrs = std::make_shared<ops::LayerNormalizationAttrs>();
+    attrs->axes = std::vector<uint32_t>{0};
+    const OperandId out = PassNode(g, OpKind::layerNormalization, {x, x, x}, attrs);
+    CHECK(LiveOps(g, {{"out", out}, {"sum", x}}) == Strings{"add", "fusedNormalization"});
+    CHECK(ProducerNode(g, out).inputs[0] == x);
+  }
+  {
     Graph g;  // axes that are not the trailing ones
     const OperandId a = g.AddInput("a", Desc({2, 4, 8}));
     const OperandId x = PassNode(g, OpKind::add, {a, g.AddInput("b", Desc({2, 4, 8}))});

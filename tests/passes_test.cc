@@ -154,7 +154,7 @@ void CheckBothWays(const std::string& what, const std::vector<InputSpec>& inputs
 
 }  // namespace
 
-TEST_CASE("passes: a product added to itself keeps its add, and computes it", "[passes][device]") {
+TEST_CASE("passes: an operand that would be read by the fused node computing it stays unfused", "[passes][device]") {
   if (!DeviceUnderTestRunsPasses()) return;
   // add(y, y) once became the product's own bias: the fused node read its own
   // output, which nothing computed any more (found by the builder fuzzer).
@@ -174,6 +174,21 @@ TEST_CASE("passes: a product added to itself keeps its add, and computes it", "[
                   return MLNamedOperands{{"out", b.add(y, y)}};
                 },
                 MLOperandDataType::kFloat32, 3);
+  // The same kind of graph for the residual-add fusion: the sum is the
+  // layerNormalization's input, scale and bias, and a graph output.
+  const auto norm_of_sum = [](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+    MLOperand s = b.add(in[0], in[1]);
+    MLLayerNormalizationOptions o;
+    o.scale = s;
+    o.bias = s;
+    o.axes = std::vector<uint32_t>{0};
+    return MLNamedOperands{{"out", b.layerNormalization(s, o)}, {"sum", s}};
+  };
+  CHECK(ExecutedOps(DeviceUnderTest(), true, [&](MLGraphBuilder& b) {
+          return norm_of_sum(b, {Input(b, "a", {8}), Input(b, "b", {8})});
+        }) == Strings{"add", "fusedNormalization"});
+  CheckBothWays("add+layerNormalization(s, scale s, bias s)", {{.shape = {8}}, {.shape = {8}}}, norm_of_sum,
+                MLOperandDataType::kFloat32, 4);
 }
 
 TEST_CASE("passes: fused conv2d / convTranspose2d / gemm / matmul match the reference", "[passes][device]") {

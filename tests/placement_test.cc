@@ -232,7 +232,7 @@ TEST_CASE("placement: any split of the steps between two devices computes the sa
   }
 }
 
-TEST_CASE("placement: a program that reads a value no step computes is refused at build, naming it", "[placement]") {
+TEST_CASE("placement: a program that reads a value before any step computes it is refused at build, naming it", "[placement]") {
   // What a faulty graph pass could leave: relu reads intermediate value 1,
   // which nothing computes. Before the check a single device read a buffer
   // nothing wrote, and several devices failed at dispatch with "map::at".
@@ -250,5 +250,11 @@ TEST_CASE("placement: a program that reads a value no step computes is refused a
   };
   CHECK(ErrorName(build) == "OperationError");
   CHECK_THAT(ErrorMessage(build), Catch::Contains("relu 'r'") && Catch::Contains("reads value 1") &&
-                                      Catch::Contains("no step computes"));
+                                      Catch::Contains("no step before it computes"));
+  // A step that reads its own output (a fused node given its own sum as its
+  // scale did that) is refused the same way.
+  program.steps[0].outputs = {1};
+  program.values[2].kind = ops::ProgramValue::Kind::kIntermediate;
+  CHECK(ErrorName(build) == "OperationError");
+  CHECK_THAT(ErrorMessage(build), Catch::Contains("reads value 1"));
 }

@@ -181,7 +181,9 @@ void Matcher::Emit(std::shared_ptr<ops::FusedNormalizationAttrs> attrs, OperandI
                    OperandId y, std::string label, std::initializer_list<const Node*> pattern,
                    PassStats& stats) {
   std::vector<OperandId> inputs{x, kNoOperand, scale, bias};
-  const Node* add = ResidualAdd(x);
+  // A residual sum that is also the scale or bias stays an add: as the fused
+  // node's second output it would read its own output.
+  const Node* add = scale != x && bias != x ? ResidualAdd(x) : nullptr;
   if (add) {
     inputs[0] = add->inputs[0];
     inputs[1] = add->inputs[1];

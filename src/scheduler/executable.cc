@@ -61,16 +61,22 @@ void Executable::BuildSegments(std::vector<std::vector<std::shared_ptr<ops::Devi
         if (v >= 0 && (readers[v].empty() || readers[v].back() != static_cast<int32_t>(i)))
           readers[v].push_back(static_cast<int32_t>(i));
     }
-  // Every intermediate a step reads is made by a step: a graph pass that broke
-  // this would have the run read a buffer nothing wrote (one device) or find
-  // no buffer (several). Refused here, naming it, not at the first dispatch.
-  for (size_t s = 0; s < program_.steps.size(); ++s)
-    for (int32_t v : program_.steps[s].inputs)
-      if (v >= 0 && program_.values[v].kind == Kind::kIntermediate && producer[v] < 0)
-        throw OperationError(core::StrCat("build: internal error: step ", s, " (", ops::OpName(program_.steps[s].op),
-                                          program_.steps[s].label.empty() ? "" : " '", program_.steps[s].label,
-                                          program_.steps[s].label.empty() ? "" : "'", ") reads value ", v,
-                                          ", which no step computes"));
+  // Every intermediate or output a step reads is made by an earlier step: a
+  // graph pass that broke this would have the run read a buffer nothing wrote
+  // yet (one device) or find no buffer (several). Refused here, naming it,
+  // not at the first dispatch.
+  std::vector<bool> made(n, false);
+  for (size_t s = 0; s < program_.steps.size(); ++s) {
+    const ops::ProgramStep& step = program_.steps[s];
+    for (int32_t v : step.inputs) {
+      const Kind kind = v >= 0 ? program_.values[v].kind : Kind::kInput;
+      if ((kind == Kind::kIntermediate || kind == Kind::kOutput) && !made[v])
+        throw OperationError(core::StrCat("build: internal error: step ", s, " (", ops::OpName(step.op),
+                                          step.label.empty() ? "" : " '", step.label, step.label.empty() ? "" : "'",
+                                          ") reads value ", v, ", which no step before it computes"));
+    }
+    for (int32_t v : step.outputs) made[v] = true;
+  }
   home_.assign(n, 0);
   for (size_t v = 0; v < n; ++v) {
     if (program_.values[v].kind != Kind::kIntermediate || producer[v] < 0) continue;
