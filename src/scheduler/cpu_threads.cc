@@ -1,5 +1,7 @@
 #include "scheduler/cpu_threads.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <deque>
 #include <limits>
@@ -17,6 +19,8 @@ namespace {
 // Set while a thread runs a chunk: a kernel's parallel-for inside a chunk runs
 // inline (its caller already holds a share of the cores).
 thread_local bool t_in_chunk = false;
+// The pool thread's index (CpuPool::worker_cpu_), -1 on other threads.
+thread_local int t_worker = -1;
 
 using std::chrono::microseconds;
 // How long RunHere's caller spins for its job's dependencies before sleeping,
@@ -73,7 +77,11 @@ class CpuPool {
  public:
   explicit CpuPool(size_t threads) {
     threads_ = threads == 0 ? std::min(ThreadPool::AvailableCores(), ThreadPool::kMaxThreads) : threads;
-    for (size_t i = 0; i < threads_; ++i) std::thread([this] { WorkerLoop(); }).detach();
+    worker_cpu_ = std::make_unique<std::atomic<int>[]>(threads_);
+    for (size_t i = 0; i < threads_; ++i) {
+      worker_cpu_[i].store(-1 - static_cast<int>(i));  // distinct until each has run a chunk
+      std::thread([this, i] { WorkerLoop(i); }).detach();
+    }
   }
 
   size_t threads() const { return threads_; }
@@ -124,12 +132,17 @@ class CpuPool {
     // the timer's wake-up preempts a pool thread). Long jobs on every core
     // keep the short spin (rec at 2 threads, 7 ms, was +2 % with a 2 ms one),
     // and beside other work a 2 ms spin cost webnn mix 4-11 % of det's rate
-    // (in_flight_ keeps it out).
+    // (in_flight_ keeps it out). Nor while two pool threads last ran on one
+    // core (SharingCore): a caller that never sleeps leaves no core idle, so
+    // Linux never moves one of them away (2 runnable on one core against 1
+    // on the other looks balanced), and whole runs of the int8 matvec went
+    // at 1-thread speed (0.46 against 0.23 ms, 3 of 8); asleep, the caller
+    // frees its core and the next job runs spread out.
     const JobPtr* awaited = data_from.size() == 1 && data_from[0] ? &data_from[0] : nullptr;
     const bool alone = in_flight_.load(std::memory_order_relaxed) <= 2;
     const bool spare_core = alone && awaited && (*awaited)->max_threads_ != 0 && (*awaited)->max_threads_ < threads_;
-    const bool short_job =
-        alone && awaited && (*awaited)->expected_.count() != 0 && (*awaited)->expected_ <= kShortJob;
+    const bool short_job = alone && awaited && (*awaited)->expected_.count() != 0 &&
+                           (*awaited)->expected_ <= kShortJob && !SharingCore();
     const auto ready = [&] { return job->ready_.load(std::memory_order_acquire); };
     if (!SpinUntil(spare_core || short_job ? kCallerSpinSpareCore : kCallerSpin, ready)) {
       std::unique_lock<std::mutex> lock(mutex_);
@@ -146,6 +159,15 @@ class CpuPool {
     }
     Complete(job, error);
     if (error) std::rethrow_exception(error);
+  }
+
+  // Whether two pool threads ran their last chunks on the same core.
+  bool SharingCore() const {
+    for (size_t i = 0; i < threads_; ++i)
+      for (size_t j = i + 1; j < threads_; ++j)
+        if (worker_cpu_[i].load(std::memory_order_relaxed) == worker_cpu_[j].load(std::memory_order_relaxed))
+          return true;
+    return false;
   }
 
   // The parallel-for of a job's kernels.
@@ -339,6 +361,7 @@ class CpuPool {
   }
 
   void RunChunk(Loop& loop, size_t c) {
+    if (t_worker >= 0) worker_cpu_[t_worker].store(sched_getcpu(), std::memory_order_relaxed);
     const size_t begin = c * loop.chunk;
     if (!loop.failed.load(std::memory_order_relaxed)) {
       const bool was_in_chunk = t_in_chunk;
@@ -421,7 +444,8 @@ class CpuPool {
     if (!dependents.empty()) wake_.notify_all();
   }
 
-  void WorkerLoop() {
+  void WorkerLoop(size_t index) {
+    t_worker = static_cast<int>(index);
     uint64_t seen = 0;
     for (;;) {
       std::shared_ptr<Loop> loop;
@@ -486,6 +510,8 @@ class CpuPool {
   std::atomic<int64_t> latency_seen_{std::numeric_limits<int64_t>::min() / 2};
   uint64_t seq_ = 0;
   size_t idle_ = 0;
+  // The CPU each pool thread last ran a chunk on (see SharingCore).
+  std::unique_ptr<std::atomic<int>[]> worker_cpu_;
 };
 
 namespace {
