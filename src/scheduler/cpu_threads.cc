@@ -126,7 +126,7 @@ class CpuPool {
     // to run again (waking a thread onto an idle vCPU costs ~40 us on that
     // VM); spinning, the 2-thread matvec went 0.40 -> 0.33 ms. Only for jobs
     // of one step (the dispatch gives no expectation otherwise): the spinning
-    // caller delays the pool's threads at each step's end, and cls (about 30
+    // caller delays the pool's threads at each step's end, and cls (83
     // steps, 0.7 ms) was 5-12 % slower at 2 threads; sleeping until just
     // before the expected end instead was slower for the matvec too (0.46 ms:
     // the timer's wake-up preempts a pool thread). Long jobs on every core
