@@ -10,6 +10,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -171,8 +172,13 @@ namespace {
 // (u), and a constant read by steps at both ends (w).
 const char* const kSteps[] = {"s", "split", "relu", "mul", "concat", "sub", "neg", "exp", "f"};
 
-std::map<std::string, std::vector<float>> RunMixed(MLDeviceType device) {
-  MLContext ctx = ML::createContext({.device = device, .graphPasses = false});
+// The outputs, and the warnings the build logged (the fallback's list).
+std::map<std::string, std::vector<float>> RunMixed(MLDeviceType device, std::vector<std::string>* warnings = nullptr) {
+  MLContextOptions options{.device = device, .graphPasses = false};
+  options.logCallback = [warnings](MLLogLevel level, std::string_view message) {
+    if (warnings && level == MLLogLevel::kWarning) warnings->emplace_back(message);
+  };
+  MLContext ctx = ML::createContext(options);
   MLGraphBuilder b(ctx);
   const MLOperandDescriptor desc{F32, {2, 8}};
   MLOperand a = b.input("a", desc);
@@ -221,7 +227,12 @@ TEST_CASE("placement: any split of the steps between two devices computes the sa
               if (step.label == kSteps[i] && d.type() == device && (mask >> i) & 1) return false;
             return scheduler::DeviceRunsStep(d, program, step);
           });
-      const auto placed = RunMixed(device);
+      std::vector<std::string> warnings;
+      const auto placed = RunMixed(device, &warnings);
+      // One warning per build that moved steps, naming each of them.
+      REQUIRE(warnings.size() == (mask != 0 ? 1u : 0u));
+      for (size_t i = 0; i < std::size(kSteps); ++i)
+        if ((mask >> i) & 1) CHECK_THAT(warnings[0], Catch::Contains(std::string("[") + kSteps[i] + "]"));
       for (const auto& [name, values] : alone) {
         INFO("output " << name);
         REQUIRE(placed.at(name).size() == values.size());
