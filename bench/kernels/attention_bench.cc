@@ -6,7 +6,7 @@
 // [S, T] scores in memory) and without it (the ops one by one).
 // GFLOP/s counts the product's flops, 2 * 14 * S * T * (64 + 64), whatever
 // the mask removes (the fused kernel skips fully masked tiles).
-//   s = t (prefill, causal mask: lower triangle 0, upper -Inf), 512 to 2048;
+//   s = t (prefill, causal mask: lower triangle 0, upper -Inf), 128 to 2048;
 //   s = 1 (decode after t - 1 cached positions, no mask).
 #include <cmath>
 #include <cstring>
@@ -57,6 +57,7 @@ void BM_Attention(benchmark::State& state) {
 }
 BENCHMARK(BM_Attention)
     ->ArgNames({"s", "t", "threads", "fused"})
+    ->ArgsProduct({{128}, {128}, {1}, {0, 1}})  // the decoder bench's prefill
     ->ArgsProduct({{512}, {512}, {1}, {0, 1}})
     ->ArgsProduct({{1024}, {1024}, {1}, {0, 1}})
     ->ArgsProduct({{2048}, {2048}, {1}, {0, 1}})
