@@ -424,8 +424,14 @@ void GemmTask(const GemmArgs& g, const RowPanels& rows, size_t p0, size_t p1, si
   const bool prefetch_next = few_rows && !g.source && g.b_row_stride == NR;
   const float* next_panel = nullptr;
   size_t next_lines = 0;
-  const auto set_next = [&](size_t j, size_t kb) {
+  // `next`: the micro-panel the task uses next; `after` gives the one after it.
+  const auto set_next = [&](std::pair<size_t, size_t> next, const auto& after) {
+    const auto [j, kb] = next;
     prefetch_b(j, kb);
+    // The source's reads two micro-panels ahead too: one ahead left the
+    // decoder's prefill, its weights coming from memory, 1-3 % slower.
+    const auto [j2, kb2] = after(j, kb);
+    prefetch_b(j2, kb2);
     next_lines = 0;
     if (!prefetch_next || j >= j1) return;  // no next micro-panel in this task
     const size_t k0 = kb * kc_max;
@@ -476,14 +482,15 @@ void GemmTask(const GemmArgs& g, const RowPanels& rows, size_t p0, size_t p1, si
       PackLhsBlocks(g, rows, p0, p1, kc_max, apack_scratch.data(), r_first, task_rows);
       apack = apack_scratch.data();
     }
+    // The micro-panel after (j, kb) in this order ((j1, 0) past the last).
+    const auto after = [&](size_t j, size_t kb) -> std::pair<size_t, size_t> {
+      if (j >= j1) return {j1, 0};
+      return kb + 1 < k_blocks ? std::pair{j, kb + 1} : std::pair{j + 1, size_t{0}};
+    };
     for (size_t j = j0; j < j1; ++j)
       for (size_t kb = 0; kb < k_blocks; ++kb) {
         make_b(j, kb);
-        if (kb + 1 < k_blocks) {
-          set_next(j, kb + 1);
-        } else {
-          set_next(j + 1, 0);
-        }
+        set_next(after(j, kb), after);
         for (size_t i = p0; i < p1; ++i) tile(i, kb, j, apack + a_offset(kb, i), i == p0, i - p0, p1 - p0);
       }
     return;
@@ -503,15 +510,15 @@ void GemmTask(const GemmArgs& g, const RowPanels& rows, size_t p0, size_t p1, si
       };
       for (size_t i = pb; !g.packed_a && i < pe; ++i)
         PackLhsPanel(g, rows, i, k0, kc, apack + (rows.Start(i) - rows.Start(pb)) * kc_max);
+      const auto after = [&](size_t j, size_t kb) -> std::pair<size_t, size_t> {
+        if (j >= j1) return {j1, 0};
+        if (j + 1 < j1) return {j + 1, kb};
+        if (kb + 1 < k_blocks) return {j0, kb + 1};
+        return {pe < p1 ? j0 : j1, 0};  // the next row block's first, or past the last
+      };
       for (size_t j = j0; j < j1; ++j) {
         make_b(j, kb);
-        if (j + 1 < j1) {
-          set_next(j + 1, kb);
-        } else if (kb + 1 < k_blocks) {
-          set_next(j0, kb + 1);
-        } else {
-          set_next(pe < p1 ? j0 : j1, 0);
-        }
+        set_next(after(j, kb), after);
         for (size_t i = pb; i < pe; ++i) tile(i, kb, j, a_panel(i), i == pb, i - pb, pe - pb);
       }
     }
