@@ -90,9 +90,9 @@ struct GemmPanelSource {
   void (*fill)(const void* context, size_t panel, size_t k0, size_t kc, float* dst);
   const void* context;
   // Optional: starts loading what fill(panel, k0, kc) will read, into the
-  // caches, without waiting. The GEMM calls it for the next micro-panel right
-  // after each fill, so that the next fill's reads arrive while the tiles
-  // compute. `panel` may be one past the last (the caller's next chunk).
+  // caches, without waiting. The GEMM calls it for the next two micro-panels
+  // right after each fill, so that later fills' reads arrive while the tiles
+  // compute. `panel` may be past the last (the caller's next chunk).
   void (*prefetch)(const void* context, size_t panel, size_t k0, size_t kc) = nullptr;
 };
 
