@@ -302,7 +302,9 @@ void Executable::Run(const std::vector<ops::DeviceBuffer*>& external,
       Transfer(device, *c.local, *placement_.devices[home_[c.value]], *home_buffer(c.value), bytes_of(c.value));
   }
   if (profile) profile_ = {std::move(step_ms), shapes};
-  last_run_ns_.store((std::chrono::steady_clock::now() - start).count(), std::memory_order_relaxed);
+  last_run_ns_.store(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count(),
+      std::memory_order_relaxed);
 }
 
 }  // namespace webnn::scheduler

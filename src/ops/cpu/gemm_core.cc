@@ -416,7 +416,7 @@ void GemmTask(const GemmArgs& g, const RowPanels& rows, size_t p0, size_t p1, si
   // Few rows stream packed B from memory once, front to back: the tiles of
   // the current column bring the next micro-panel (contiguous: kc rows of NR
   // floats) into L2, a share each; fetched by the first tile alone it stalls
-  // that tile on memory (128 x 896 x 4864, Xeon, 1 thread: 143-156 -> 162-164
+  // that tile on memory (128 x 896 x 4864, Xeon, 1 thread: 143-156 -> 162-171
   // GFLOP/s). Not with many rows: B is then reused from the caches, and the
   // prefetches cost det's 3 x 3 convolutions 3 %.
   const size_t r_first = rows.Start(p0), task_rows = rows.Start(p1) - r_first;
@@ -428,8 +428,9 @@ void GemmTask(const GemmArgs& g, const RowPanels& rows, size_t p0, size_t p1, si
   const auto set_next = [&](std::pair<size_t, size_t> next, const auto& after) {
     const auto [j, kb] = next;
     prefetch_b(j, kb);
-    // The source's reads two micro-panels ahead too: one ahead left the
-    // decoder's prefill, its weights coming from memory, 1-3 % slower.
+    // The source's reads two micro-panels ahead too: with one ahead the
+    // decoder's prefill, its weights coming from memory, was 3-7 % slower
+    // at 1 thread (three ahead gained nothing more).
     const auto [j2, kb2] = after(j, kb);
     prefetch_b(j2, kb2);
     next_lines = 0;
