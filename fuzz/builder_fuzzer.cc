@@ -67,7 +67,7 @@ JsValue RandomNumber(Bytes& in) {
     case 4: return JsValue::Number(1e300 * (in.Below(2) ? 1 : -1));
     case 5: {
       double d;
-      uint64_t bits = static_cast<uint64_t>(in.Word()) << 32 | in.Word();
+      uint64_t bits = in.Long();
       std::memcpy(&d, &bits, 8);
       return JsValue::Number(d);  // NaN, infinities, denormals included
     }
@@ -92,8 +92,10 @@ JsValue RandomValue(Bytes& in, const std::vector<webnn::MLOperand>& pool, int de
     }
     default: {
       JsValue o = JsValue::Object();
-      for (uint32_t n = in.Below(3); n > 0; --n)
-        o.members.emplace_back(kMembers[in.Below(sizeof kMembers / sizeof *kMembers)], RandomValue(in, pool, depth + 1));
+      for (uint32_t n = in.Below(3); n > 0; --n) {
+        const char* member = kMembers[in.Below(sizeof kMembers / sizeof *kMembers)];
+        o.members.emplace_back(member, RandomValue(in, pool, depth + 1));
+      }
       return o;
     }
   }
@@ -220,8 +222,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
       if (in.Below(2)) {
         JsValue options = JsValue::Object();
-        for (uint32_t n = in.Below(4); n > 0; --n)
-          options.members.emplace_back(kMembers[in.Below(sizeof kMembers / sizeof *kMembers)], RandomValue(in, pool));
+        for (uint32_t n = in.Below(4); n > 0; --n) {
+          const char* member = kMembers[in.Below(sizeof kMembers / sizeof *kMembers)];
+          options.members.emplace_back(member, RandomValue(in, pool));
+        }
         args.push_back(std::move(options));
       }
       ++stats.ops;

@@ -262,7 +262,9 @@ class Session {
     bool named;
     Descriptor(&type, &rank, shape, names, &named);
     WNNOperandDescriptor d{type, rank, rank && in_.Below(16) == 0 ? nullptr : shape, named ? names : nullptr};
-    Add(wnnGraphBuilder_input(builder_, Name(), in_.Below(16) == 0 ? nullptr : &d, error_));
+    const char* name = Name();
+    const bool no_descriptor = in_.Below(16) == 0;
+    Add(wnnGraphBuilder_input(builder_, name, no_descriptor ? nullptr : &d, error_));
   }
 
   // Bytes for a descriptor: the right length when small, else a wrong one.
@@ -307,8 +309,8 @@ class Session {
   }
 
   void ConstantScalar() {
-    Add(wnnGraphBuilder_constantScalar(builder_, Enum<WNNOperandDataType>(in_, WNNOperandDataType_Uint4), Number(),
-                                       error_));
+    const WNNOperandDataType type = Enum<WNNOperandDataType>(in_, WNNOperandDataType_Uint4);
+    Add(wnnGraphBuilder_constantScalar(builder_, type, Number(), error_));
   }
 
   void Unary() {
@@ -355,7 +357,10 @@ class Session {
         &wnnGraphBuilder_hardSwish, &wnnGraphBuilder_relu, &wnnGraphBuilder_sigmoid, &wnnGraphBuilder_softplus,
         &wnnGraphBuilder_softsign, &wnnGraphBuilder_tanh};
     WNNOperatorOptions o{Label()};
-    Add(kOps[in_.Below(sizeof kOps / sizeof *kOps)](builder_, Operand(), in_.Below(4) ? &o : nullptr, error_));
+    const Fn op = kOps[in_.Below(sizeof kOps / sizeof *kOps)];
+    const WNNOperand x = Operand();
+    const bool options = in_.Below(4) != 0;
+    Add(op(builder_, x, options ? &o : nullptr, error_));
   }
 
   void Binary() {
@@ -366,8 +371,10 @@ class Session {
         &wnnGraphBuilder_greater,    &wnnGraphBuilder_lesser,  &wnnGraphBuilder_logicalAnd, &wnnGraphBuilder_logicalXor,
         &wnnGraphBuilder_matmul,     &wnnGraphBuilder_prelu,   &wnnGraphBuilder_gatherND};
     WNNOperatorOptions o{Label()};
-    Add(kOps[in_.Below(sizeof kOps / sizeof *kOps)](builder_, Operand(), Operand(), in_.Below(4) ? &o : nullptr,
-                                                    error_));
+    const Fn op = kOps[in_.Below(sizeof kOps / sizeof *kOps)];
+    const WNNOperand x = Operand(), y = Operand();
+    const bool options = in_.Below(4) != 0;
+    Add(op(builder_, x, y, options ? &o : nullptr, error_));
   }
 
   void Reduce() {
@@ -378,7 +385,10 @@ class Session {
     uint32_t axes[kMaxArray];
     WNNReduceOptions o{Label(), nullptr, 0, in_.Below(2)};
     o.axes = Array(axes, &o.axesCount);
-    Add(kOps[in_.Below(sizeof kOps / sizeof *kOps)](builder_, Operand(), in_.Below(4) ? &o : nullptr, error_));
+    const Fn op = kOps[in_.Below(sizeof kOps / sizeof *kOps)];
+    const WNNOperand x = Operand();
+    const bool options = in_.Below(4) != 0;
+    Add(op(builder_, x, options ? &o : nullptr, error_));
   }
 
   void Conv2d() {
@@ -393,7 +403,9 @@ class Session {
     o.filterLayout = Enum<WNNConv2dFilterOperandLayout>(in_, 4);
     o.bias = in_.Below(2) ? Operand() : nullptr;
     if (in_.Below(2)) {
-      Add(wnnGraphBuilder_conv2d(builder_, Operand(), Operand(), in_.Below(8) ? &o : nullptr, error_));
+      const WNNOperand x = Operand(), filter = Operand();
+      const bool options = in_.Below(8) != 0;
+      Add(wnnGraphBuilder_conv2d(builder_, x, filter, options ? &o : nullptr, error_));
     } else {
       uint32_t output_padding[kMaxArray], output_sizes[kMaxArray];
       WNNConvTranspose2dOptions t{};
@@ -407,7 +419,8 @@ class Session {
       t.inputLayout = o.inputLayout;
       t.filterLayout = Enum<WNNConvTranspose2dFilterOperandLayout>(in_, 3);
       t.bias = o.bias;
-      Add(wnnGraphBuilder_convTranspose2d(builder_, Operand(), Operand(), &t, error_));
+      const WNNOperand x = Operand(), filter = Operand();
+      Add(wnnGraphBuilder_convTranspose2d(builder_, x, filter, &t, error_));
     }
   }
 
@@ -424,7 +437,10 @@ class Session {
     o.outputSizes = Array(sizes, &o.outputSizesCount);
     using Fn = WNNOperand (*)(WNNGraphBuilder, WNNOperand, const WNNPool2dOptions*, WNNError);
     static const Fn kOps[] = {&wnnGraphBuilder_averagePool2d, &wnnGraphBuilder_l2Pool2d, &wnnGraphBuilder_maxPool2d};
-    Add(kOps[in_.Below(3)](builder_, Operand(), in_.Below(8) ? &o : nullptr, error_));
+    const Fn op = kOps[in_.Below(3)];
+    const WNNOperand x = Operand();
+    const bool options = in_.Below(8) != 0;
+    Add(op(builder_, x, options ? &o : nullptr, error_));
   }
 
   // Shape and data movement: reshape, expand, transpose, slice, pad, tile, concat, split.
@@ -435,10 +451,13 @@ class Session {
     const uint32_t* first = Array(a, &n, in_.Below(2));
     const WNNOperatorOptions o{Label()};
     switch (in_.Below(8)) {
-      case 0:
+      case 0: {
         for (size_t i = 0; i < n; ++i) names[i] = in_.Below(4) == 0 ? kNames[in_.Below(8)] : nullptr;
-        Add(wnnGraphBuilder_reshape(builder_, Operand(), first, n, in_.Below(2) ? names : nullptr, &o, error_));
+        const WNNOperand x = Operand();
+        const bool named = in_.Below(2) != 0;
+        Add(wnnGraphBuilder_reshape(builder_, x, first, n, named ? names : nullptr, &o, error_));
         break;
+      }
       case 1: Add(wnnGraphBuilder_expand(builder_, Operand(), first, n, nullptr, &o, error_)); break;
       case 2: {
         WNNTransposeOptions t{o.label, first, n};
@@ -461,14 +480,17 @@ class Session {
         WNNOperand inputs[kMaxArray];
         const size_t count = in_.Below(kMaxArray + 1);
         for (size_t i = 0; i < count; ++i) inputs[i] = Operand();
-        Add(wnnGraphBuilder_concat(builder_, in_.Below(8) ? inputs : nullptr, count, in_.Below(5), &o, error_));
+        const bool given = in_.Below(8) != 0;
+        const uint32_t axis = in_.Below(5);
+        Add(wnnGraphBuilder_concat(builder_, given ? inputs : nullptr, count, axis, &o, error_));
         break;
       }
       default: {
         WNNOperand outputs[4];
         WNNSplitOptions s{o.label, in_.Below(5)};
-        const size_t parts = wnnGraphBuilder_split(builder_, Operand(), in_.Below(5), first, n, &s, outputs,
-                                                   in_.Below(5), error_);
+        const WNNOperand x = Operand();
+        const uint32_t splits = in_.Below(5), capacity = in_.Below(5);
+        const size_t parts = wnnGraphBuilder_split(builder_, x, splits, first, n, &s, outputs, capacity, error_);
         Count(parts == 0);
         for (size_t i = 0; i < parts && i < 4; ++i) operands_.push_back(outputs[i]);
         break;
@@ -479,11 +501,16 @@ class Session {
   void Other() {
     const WNNOperatorOptions o{Label()};
     switch (in_.Below(12)) {
-      case 0: Add(wnnGraphBuilder_softmax(builder_, Operand(), in_.Below(5), &o, error_)); break;
-      case 1:
-        Add(wnnGraphBuilder_cast(builder_, Operand(), Enum<WNNOperandDataType>(in_, WNNOperandDataType_Uint4), &o,
-                                 error_));
+      case 0: {
+        const WNNOperand x = Operand();
+        Add(wnnGraphBuilder_softmax(builder_, x, in_.Below(5), &o, error_));
         break;
+      }
+      case 1: {
+        const WNNOperand x = Operand();
+        Add(wnnGraphBuilder_cast(builder_, x, Enum<WNNOperandDataType>(in_, WNNOperandDataType_Uint4), &o, error_));
+        break;
+      }
       case 2: {
         WNNClampOptions c{o.label, Number(), Number()};
         Add(wnnGraphBuilder_clamp(builder_, Operand(), &c, error_));
@@ -492,18 +519,21 @@ class Session {
       case 3: {
         WNNGemmOptions g{o.label, Operand(), {in_.Below(2), in_.Below(5) - 2.0}, {in_.Below(2), 0.5}, in_.Below(2),
                          in_.Below(2)};
-        Add(wnnGraphBuilder_gemm(builder_, Operand(), Operand(), &g, error_));
+        const WNNOperand a = Operand(), b = Operand();
+        Add(wnnGraphBuilder_gemm(builder_, a, b, &g, error_));
         break;
       }
       case 4: {
         WNNArgMinMaxOptions a{o.label, in_.Below(2), Enum<WNNOperandDataType>(in_, WNNOperandDataType_Uint4)};
-        Add((in_.Below(2) ? wnnGraphBuilder_argMax : wnnGraphBuilder_argMin)(builder_, Operand(), in_.Below(5), &a,
-                                                                            error_));
+        const auto op = in_.Below(2) ? wnnGraphBuilder_argMax : wnnGraphBuilder_argMin;
+        const WNNOperand x = Operand();
+        Add(op(builder_, x, in_.Below(5), &a, error_));
         break;
       }
       case 5: {
         WNNCumulativeSumOptions c{o.label, in_.Below(2), in_.Below(2)};
-        Add(wnnGraphBuilder_cumulativeSum(builder_, Operand(), in_.Below(5), &c, error_));
+        const WNNOperand x = Operand();
+        Add(wnnGraphBuilder_cumulativeSum(builder_, x, in_.Below(5), &c, error_));
         break;
       }
       case 6: {
@@ -511,7 +541,11 @@ class Session {
         Add(wnnGraphBuilder_triangular(builder_, Operand(), &t, error_));
         break;
       }
-      case 7: Add(wnnGraphBuilder_where(builder_, Operand(), Operand(), Operand(), &o, error_)); break;
+      case 7: {
+        const WNNOperand condition = Operand(), x = Operand(), y = Operand();
+        Add(wnnGraphBuilder_where(builder_, condition, x, y, &o, error_));
+        break;
+      }
       case 8: {
         uint32_t axes[kMaxArray];
         WNNLayerNormalizationOptions l{o.label, Operand(), Operand(), nullptr, 0, {in_.Below(2), 1e-3}};
@@ -521,7 +555,8 @@ class Session {
       }
       case 9: {
         WNNGatherOptions g{o.label, in_.Below(5)};
-        Add(wnnGraphBuilder_gather(builder_, Operand(), Operand(), &g, error_));
+        const WNNOperand x = Operand(), indices = Operand();
+        Add(wnnGraphBuilder_gather(builder_, x, indices, &g, error_));
         break;
       }
       case 10: {
@@ -542,7 +577,8 @@ class Session {
       }
       default: {
         WNNBatchNormalizationOptions b{o.label, Operand(), Operand(), {in_.Below(2), in_.Below(5)}, {0, 0}};
-        Add(wnnGraphBuilder_batchNormalization(builder_, Operand(), Operand(), Operand(), &b, error_));
+        const WNNOperand x = Operand(), mean = Operand(), variance = Operand();
+        Add(wnnGraphBuilder_batchNormalization(builder_, x, mean, variance, &b, error_));
         break;
       }
     }
@@ -596,7 +632,8 @@ class Session {
       }
       return;
     }
-    NewTensor(type, rank, shape, in_.Below(2), in_.Below(2));
+    const WNNBool readable = in_.Below(2), writable = in_.Below(2);
+    NewTensor(type, rank, shape, readable, writable);
   }
 
   WNNTensor Tensor() {
@@ -844,8 +881,10 @@ class Session {
         static const char* const kOps[] = {"conv2d", "add", "gru", "nope", ""};
         static const char* const kOperands[] = {"input", "filter", "a", "output", "nope"};
         WNNTensorLimits l;
-        CountStatus(wnnContext_operatorSupportLimits(context_, kOps[in_.Below(5)], kOperands[in_.Below(5)],
-                                                     in_.Below(16) ? &l : nullptr, error_));
+        const char* op = kOps[in_.Below(5)];
+        const char* operand = kOperands[in_.Below(5)];
+        const bool out = in_.Below(16) != 0;
+        CountStatus(wnnContext_operatorSupportLimits(context_, op, operand, out ? &l : nullptr, error_));
         break;
       }
       case 2: {
