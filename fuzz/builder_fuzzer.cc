@@ -163,8 +163,6 @@ struct Stats {
   }
 } stats;
 
-}  // namespace
-
 // A spec error is fine; one that reports a broken invariant is a bug.
 void Expected(const webnn::MLException& e) {
   if (std::strstr(e.what(), "internal error")) {
@@ -172,6 +170,8 @@ void Expected(const webnn::MLException& e) {
     std::abort();
   }
 }
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static webnn::MLContext contexts[] = {

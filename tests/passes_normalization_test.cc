@@ -195,7 +195,7 @@ TEST_CASE("fuse normalization: builtin layerNormalization after a residual add",
   {
     // The sum is also the scale and bias, and a graph output: the add stays
     // (as the fused node's second output the sum would be read by the node
-    // that computes it; found by the builder fuzzer).
+    // that computes it; found probing the passes for FuseBiases' bug).
     Graph g;
     const OperandId x = PassNode(g, OpKind::add, {g.AddInput("a", Desc({8})), g.AddInput("b", Desc({8}))});
     auto attrs = std::make_shared<ops::LayerNormalizationAttrs>();

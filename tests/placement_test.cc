@@ -194,7 +194,6 @@ std::map<std::string, std::vector<float>> RunMixed(MLDeviceType device, std::vec
   MLGraph graph = b.build({{"u", u}, {"v", v}, {"f", f}});
   MLTensor at = ctx.createTensor({F32, {2, 8}, false, true});
   ctx.writeTensor(at, View(Iota(16, 0.25f)));
-  std::map<std::string, MLTensor> outs;
   MLNamedTensors out_tensors;
   for (const char* name : {"u", "v", "f"}) out_tensors[name] = ctx.createTensor({F32, {2, 8}, true, false});
   ctx.dispatch(graph, {{"a", at}}, out_tensors);

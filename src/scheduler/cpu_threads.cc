@@ -23,10 +23,11 @@ thread_local bool t_in_chunk = false;
 thread_local int t_worker = -1;
 
 using std::chrono::microseconds;
-// How long RunHere's caller spins for its job's dependencies before sleeping,
-// in general and on a core the pool does not need (see RunHere).
+// How long RunHere's caller spins for its job's dependencies before sleeping:
+// in general, and when the one job it waits for leaves a core to spare or is
+// expected to end soon (see RunHere).
 constexpr microseconds kCallerSpin{20};
-constexpr microseconds kCallerSpinSpareCore{2000};
+constexpr microseconds kCallerSpinLong{2000};
 // A job expected to take at most this long is short (see RunHere).
 constexpr microseconds kShortJob{1000};
 // How long a thread spins for the next loop or job (an idle worker), or for
@@ -119,7 +120,7 @@ class CpuPool {
     // with the spin; Zen 5, 2 cores). kCallerSpin, unless the one job it
     // waits for is all the pool has in flight and either leaves a core to
     // spare (fewer threads than the pool), or is short (expected to take at
-    // most kShortJob; see Job): then up to kCallerSpinSpareCore. Xeon, 2
+    // most kShortJob; see Job): then up to kCallerSpinLong. Xeon, 2
     // vCPUs, 20 us / 2 ms: int4 matvec 1x4096x4096 at 1 thread 0.674-0.693 /
     // 0.609-0.636 ms; PP-OCR cls at 1 thread 0.546-0.560 / 0.528-0.533 ms. A
     // short job on every core: a caller asleep through its end waited 70 us
@@ -144,7 +145,7 @@ class CpuPool {
     const bool short_job = alone && awaited && (*awaited)->expected_.count() != 0 &&
                            (*awaited)->expected_ <= kShortJob && !SharingCore();
     const auto ready = [&] { return job->ready_.load(std::memory_order_acquire); };
-    if (!SpinUntil(spare_core || short_job ? kCallerSpinSpareCore : kCallerSpin, ready)) {
+    if (!SpinUntil(spare_core || short_job ? kCallerSpinLong : kCallerSpin, ready)) {
       std::unique_lock<std::mutex> lock(mutex_);
       caller_ready_.wait(lock, ready);
     }

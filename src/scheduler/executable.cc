@@ -36,8 +36,29 @@ Executable::Executable(Placement placement, ops::Program program,
         std::none_of(constants.begin(), constants.end(), [&](const auto& c) { return c[v] != nullptr; }))
       ++unbound_constants_;
   }
+  CheckStepOrder();
   BuildSegments(constants);
   ReleaseUnreadConstants();
+}
+
+// Every intermediate or output a step reads is made by an earlier step: a
+// graph pass that broke this would have the run read a buffer nothing wrote
+// yet (one device) or find no buffer (several). Refused at build, naming it,
+// not at the first dispatch.
+void Executable::CheckStepOrder() const {
+  using Kind = ops::ProgramValue::Kind;
+  std::vector<bool> made(program_.values.size(), false);
+  for (size_t s = 0; s < program_.steps.size(); ++s) {
+    const ops::ProgramStep& step = program_.steps[s];
+    for (int32_t v : step.inputs) {
+      const Kind kind = v >= 0 ? program_.values[v].kind : Kind::kInput;
+      if ((kind == Kind::kIntermediate || kind == Kind::kOutput) && !made[v])
+        throw OperationError(core::StrCat("build: internal error: step ", s, " (", ops::OpName(step.op),
+                                          step.label.empty() ? "" : " '", step.label, step.label.empty() ? "" : "'",
+                                          ") reads value ", v, ", which no step before it computes"));
+    }
+    for (int32_t v : step.outputs) made[v] = true;
+  }
 }
 
 void Executable::BuildSegments(std::vector<std::vector<std::shared_ptr<ops::DeviceBuffer>>>& constants) {
@@ -61,22 +82,6 @@ void Executable::BuildSegments(std::vector<std::vector<std::shared_ptr<ops::Devi
         if (v >= 0 && (readers[v].empty() || readers[v].back() != static_cast<int32_t>(i)))
           readers[v].push_back(static_cast<int32_t>(i));
     }
-  // Every intermediate or output a step reads is made by an earlier step: a
-  // graph pass that broke this would have the run read a buffer nothing wrote
-  // yet (one device) or find no buffer (several). Refused here, naming it,
-  // not at the first dispatch.
-  std::vector<bool> made(n, false);
-  for (size_t s = 0; s < program_.steps.size(); ++s) {
-    const ops::ProgramStep& step = program_.steps[s];
-    for (int32_t v : step.inputs) {
-      const Kind kind = v >= 0 ? program_.values[v].kind : Kind::kInput;
-      if ((kind == Kind::kIntermediate || kind == Kind::kOutput) && !made[v])
-        throw OperationError(core::StrCat("build: internal error: step ", s, " (", ops::OpName(step.op),
-                                          step.label.empty() ? "" : " '", step.label, step.label.empty() ? "" : "'",
-                                          ") reads value ", v, ", which no step before it computes"));
-    }
-    for (int32_t v : step.outputs) made[v] = true;
-  }
   home_.assign(n, 0);
   for (size_t v = 0; v < n; ++v) {
     if (program_.values[v].kind != Kind::kIntermediate || producer[v] < 0) continue;

@@ -100,6 +100,7 @@ class Executable {
     std::unique_ptr<ops::DeviceProgram> device_program;
   };
 
+  void CheckStepOrder() const;
   void BuildSegments(std::vector<std::vector<std::shared_ptr<ops::DeviceBuffer>>>& constants);
   void ReleaseUnreadConstants();
   void Transfer(ops::Device& from_device, ops::DeviceBuffer& from, ops::Device& to_device, ops::DeviceBuffer& to,
