@@ -77,7 +77,7 @@ TEST_CASE("gpu opSupportLimits claim no more than the schema allows", "[gpu][lim
   const auto gpu = ops::FindDevice(MLDeviceType::kGpu);
   int ops_with_kernels = 0;
   for (ops::OpKind op : ops::kAllOps) {
-    const ops::OpLimits schema = ops::SchemaLimits(ops::GetSchema(op));
+    const ops::OpLimits& schema = ops::SchemaLimits(op);
     bool any = false;
     for (size_t i = 0; i < schema.inputs.size(); ++i) {
       const core::DataTypeSet s = gpu->SupportedTypes(op, false, i);

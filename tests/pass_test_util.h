@@ -30,7 +30,7 @@ inline core::OperandDesc StaticDesc(core::DataType type, const std::vector<uint3
 // A node of `op` (validated and shape-inferred as the builder does); its first output.
 inline graph::OperandId PassNode(graph::Graph& g, ops::OpKind op, std::vector<graph::OperandId> inputs,
                                  std::shared_ptr<const ops::OpAttrs> attrs = std::make_shared<ops::NoAttrs>()) {
-  return g.AddNode(op, "", std::move(inputs), std::move(attrs), ops::SchemaLimits(ops::GetSchema(op)))[0];
+  return g.AddNode(op, "", std::move(inputs), std::move(attrs), ops::SchemaLimits(op))[0];
 }
 
 // A float32 scalar host constant.

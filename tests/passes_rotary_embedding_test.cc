@@ -46,7 +46,7 @@ std::vector<OperandId> Split(Graph& g, OperandId x, std::variant<uint32_t, std::
   auto attrs = std::make_shared<ops::SplitAttrs>();
   attrs->splits = std::move(splits);
   attrs->axis = axis;
-  return g.AddNode(OpKind::split, "", {x}, attrs, ops::SchemaLimits(ops::GetSchema(OpKind::split)));
+  return g.AddNode(OpKind::split, "", {x}, attrs, ops::SchemaLimits(OpKind::split));
 }
 // x[..., start : start + size) of the last axis.
 OperandId SliceLast(Graph& g, OperandId x, uint32_t start, uint32_t size) {

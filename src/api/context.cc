@@ -31,7 +31,7 @@ ContextImpl::ContextImpl(const MLContextOptions& options, std::shared_ptr<ops::D
   lost_future_ = lost_promise_.get_future().share();
   limits_.resize(ops::kOpCount);
   for (ops::OpKind op : ops::kAllOps) {
-    ops::OpLimits lim = ops::SchemaLimits(ops::GetSchema(op));
+    ops::OpLimits lim = ops::SchemaLimits(op);  // narrowed to the device below
     for (size_t i = 0; i < lim.inputs.size(); ++i)
       lim.inputs[i].types = lim.inputs[i].types & device_->SupportedTypes(op, false, i);
     for (size_t i = 0; i < lim.outputs.size(); ++i)

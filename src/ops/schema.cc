@@ -50,15 +50,23 @@ const OpSchema& GetSchema(OpKind op) {
   throw std::logic_error("unknown OpKind");
 }
 
-OpLimits SchemaLimits(const OpSchema& schema) {
-  OpLimits limits;
-  auto resolve = [&](const TensorSlot& slot) {
-    DataTypeSet types = slot.same_as >= 0 ? schema.inputs.at(slot.same_as).allowed : slot.allowed;
-    return SlotLimits{types, slot.ranks};
-  };
-  for (const auto& s : schema.inputs) limits.inputs.push_back(resolve(s));
-  for (const auto& s : schema.outputs) limits.outputs.push_back(resolve(s));
-  return limits;
+const OpLimits& SchemaLimits(OpKind op) {
+  // Built once: contexts, devices and kernel lookups ask for these on every
+  // context creation and compiled step.
+  static const std::vector<OpLimits> table = [] {
+    std::vector<OpLimits> all(kOpKindCount);
+    for (int i = 0; i < kOpKindCount; ++i) {
+      const OpSchema& schema = GetSchema(static_cast<OpKind>(i));
+      auto resolve = [&](const TensorSlot& slot) {
+        DataTypeSet types = slot.same_as >= 0 ? schema.inputs.at(slot.same_as).allowed : slot.allowed;
+        return SlotLimits{types, slot.ranks};
+      };
+      for (const auto& s : schema.inputs) all[i].inputs.push_back(resolve(s));
+      for (const auto& s : schema.outputs) all[i].outputs.push_back(resolve(s));
+    }
+    return all;
+  }();
+  return table[static_cast<int>(op)];
 }
 
 std::string InferContext::Prefix() const {

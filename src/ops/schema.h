@@ -81,7 +81,7 @@ struct OpLimits {
   std::vector<SlotLimits> outputs;
 };
 // The schema's own limits: allowed types with same_as resolved.
-OpLimits SchemaLimits(const OpSchema& schema);
+const OpLimits& SchemaLimits(OpKind op);
 
 // Error reporting and dimension creation for Infer functions.
 class InferContext {

@@ -21,7 +21,7 @@ void KernelRegistry::Add(CpuKernel kernel) { kernels_[static_cast<int>(kernel.op
 
 const CpuKernel* KernelRegistry::Find(OpKind op, std::span<const std::optional<DataType>> inputs,
                                       std::span<const DataType> outputs) const {
-  const OpLimits schema = SchemaLimits(GetSchema(op));
+  const OpLimits& schema = SchemaLimits(op);
   for (const CpuKernel& k : kernels_[static_cast<int>(op)]) {
     bool ok = true;
     for (size_t i = 0; ok && i < inputs.size(); ++i)
@@ -33,7 +33,7 @@ const CpuKernel* KernelRegistry::Find(OpKind op, std::span<const std::optional<D
 }
 
 DataTypeSet KernelRegistry::SupportedTypes(OpKind op, bool is_output, size_t slot) const {
-  const OpLimits schema = SchemaLimits(GetSchema(op));
+  const OpLimits& schema = SchemaLimits(op);
   DataTypeSet result;
   for (const CpuKernel& k : kernels_[static_cast<int>(op)])
     result = result | (is_output ? SlotTypes(k.outputs, schema.outputs, slot) : SlotTypes(k.inputs, schema.inputs, slot));

@@ -362,7 +362,7 @@ class GpuDevice final : public Device {
   DataTypeSet SupportedTypes(OpKind op, bool is_output, size_t slot) const override {
     const GpuKernelEntry k = FindGpuKernel(op);
     if (!k.plan) return {};
-    const OpLimits limits = SchemaLimits(GetSchema(op));
+    const OpLimits& limits = SchemaLimits(op);
     const auto& slots = is_output ? limits.outputs : limits.inputs;
     if (slot >= slots.size()) return {};
     DataTypeSet s = slots[slot].types & types_;

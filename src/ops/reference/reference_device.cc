@@ -29,7 +29,7 @@ class ReferenceDevice final : public HostDevice {
   bool accelerated() const override { return false; }
 
   DataTypeSet SupportedTypes(OpKind op, bool is_output, size_t slot) const override {
-    const OpLimits limits = SchemaLimits(GetSchema(op));
+    const OpLimits& limits = SchemaLimits(op);
     const auto& slots = is_output ? limits.outputs : limits.inputs;
     return slot < slots.size() ? slots[slot].types : DataTypeSet{};
   }
