@@ -382,6 +382,12 @@ TEST_CASE("passes: scalar mul / add after a fused activation join its epilogue",
          return b.conv2d(in[0], in[1], {.padding = std::vector<uint32_t>{1, 1, 1, 1}});
        },
        {InputSpec{.shape = {1, 3, 7, 6}}, InputSpec{.shape = {4, 3, 3, 3}, .constant = true}}},
+      // A pointwise conv on a plane wide enough for cpu's DirectNchw tiles,
+      // which apply the epilogue row by row after storing a tile: 11 output
+      // channels (a partial block of rows), 12 x 37 pixels (a partial vector).
+      {"conv2d 1x1",
+       [](MLGraphBuilder& b, const std::vector<MLOperand>& in) { return b.conv2d(in[0], in[1]); },
+       {InputSpec{.shape = {1, 5, 12, 37}}, InputSpec{.shape = {11, 5, 1, 1}, .constant = true}}},
       {"convTranspose2d",
        [](MLGraphBuilder& b, const std::vector<MLOperand>& in) { return b.convTranspose2d(in[0], in[1]); },
        {InputSpec{.shape = {1, 3, 5, 4}}, InputSpec{.shape = {3, 2, 3, 3}, .constant = true}}},
