@@ -21,6 +21,11 @@
 //                                  already plain NCHW its reorder is skipped; the
 //                                  counters src_reorder / dst_reorder say which
 //                                  ran (1) or not (0).
+//   onednn_chain/conv/<case>/t:<n> the layer's primitive, then its
+//                                  ConvCase::ChainPartner's taking the first
+//                                  one's dst as it is (src in the chosen layout,
+//                                  no reorder in between or at the ends): a
+//                                  layout carried through two layers.
 // The label names the layouts oneDNN chose, in its verbose notation (abcd =
 // nchw, acdb = nhwc, aBcd16b = nChw16c; uppercase letters are blocked dims) and
 // the implementation (e.g. brgconv:avx512_core).
@@ -127,7 +132,9 @@ struct ConvSetup {
   dnnl::convolution_forward conv;
   memory src_plain, dst_plain, src, wei, bias, dst;
 
-  explicit ConvSetup(const ConvCase& c) {
+  // `src_md`: the src layout to take (a chain's second layer takes the
+  // first's dst as it is), instead of letting oneDNN choose.
+  explicit ConvSetup(const ConvCase& c, const memory::desc* src_md = nullptr) {
     const memory::dim n = c.n, ic = c.c, h = c.h, w = c.w, oc = c.oc, g = c.groups;
     const memory::dims src_dims = {n, ic, h, w};
     const memory::dims dst_dims = {n, oc, c.OutH(), c.OutW()};
@@ -140,7 +147,8 @@ struct ConvSetup {
     const memory::dims pad_r = {(memory::dim(c.OutH()) - 1) * c.stride + c.kh - h - c.pad,
                                 (memory::dim(c.OutW()) - 1) * c.stride + c.kw - w - c.pad};
     dnnl::convolution_forward::desc d(
-        dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, memory::desc(src_dims, dt::f32, tag::any),
+        dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+        src_md ? *src_md : memory::desc(src_dims, dt::f32, tag::any),
         memory::desc(wei_dims, dt::f32, tag::any), memory::desc({oc}, dt::f32, tag::any),
         memory::desc(dst_dims, dt::f32, tag::any), strides, pad, pad_r);
     pd = dnnl::convolution_forward::primitive_desc(d, Engine());
@@ -201,6 +209,32 @@ void ConvBench(benchmark::State& state, const ConvCase& c, uint32_t t, bool nchw
   }
 }
 
+void ChainBench(benchmark::State& state, const ConvCase& c, uint32_t t) {
+  omp_set_num_threads(static_cast<int>(t));
+  try {
+    ConvSetup first(c);
+    const memory::desc carried = first.pd.dst_desc();
+    ConvSetup second(c.ChainPartner(), &carried);
+    auto run = [&] {
+      first.Run();
+      second.conv.execute(Stream(), {{DNNL_ARG_SRC, first.dst},
+                                     {DNNL_ARG_WEIGHTS, second.wei},
+                                     {DNNL_ARG_BIAS, second.bias},
+                                     {DNNL_ARG_DST, second.dst}});
+      Stream().wait();
+    };
+    run();  // warm-up
+    for (auto _ : state) {
+      run();
+      benchmark::ClobberMemory();
+    }
+    SetGflop(state, c.ChainFlops());
+    state.SetLabel("1: " + first.Label() + "; 2: " + second.Label());
+  } catch (const dnnl::error& e) {
+    state.SkipWithError((std::string("oneDNN: ") + e.what()).c_str());
+  }
+}
+
 void MatmulBench(benchmark::State& state, const MatmulCase& c, uint32_t t) {
   omp_set_num_threads(static_cast<int>(t));
   try {
@@ -238,6 +272,7 @@ void RegisterAll() {
     for (const ConvCase& c : ConvCases()) {
       reg(std::string("onednn/conv/") + c.name + ts, [c, t](benchmark::State& s) { ConvBench(s, c, t, false); });
       reg(std::string("onednn_nchw/conv/") + c.name + ts, [c, t](benchmark::State& s) { ConvBench(s, c, t, true); });
+      reg(std::string("onednn_chain/conv/") + c.name + ts, [c, t](benchmark::State& s) { ChainBench(s, c, t); });
     }
     for (const MatmulCase& c : MatmulCases())
       reg(std::string("onednn/matmul/") + c.name + ts, [c, t](benchmark::State& s) { MatmulBench(s, c, t); });

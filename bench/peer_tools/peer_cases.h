@@ -48,6 +48,19 @@ struct ConvCase {
   uint32_t OutW() const { return (w + 2 * pad - kw) / stride + 1; }
   // Multiply-adds actually needed (per group), times 2.
   double Flops() const { return 2.0 * n * oc * OutH() * OutW() * (c / groups) * kh * kw; }
+  // The second layer of the two-layer chain (peer_chain, onednn_chain), which
+  // shows a layout carried from one layer to the next: it takes this layer's
+  // output and gives back this layer's input channels, at stride 1 with the
+  // same padding (every case pads (k - 1) / 2, so the plane keeps its size);
+  // depthwise stays depthwise. It does the same work as this layer: a
+  // pointwise expand is followed by its projection, a stride-2 layer by the
+  // stride-1 layer at its output size.
+  ConvCase ChainPartner() const {
+    ConvCase p = *this;
+    p.c = oc, p.oc = c, p.h = OutH(), p.w = OutW(), p.stride = 1, p.groups = groups == 1 ? 1 : oc;
+    return p;
+  }
+  double ChainFlops() const { return Flops() + ChainPartner().Flops(); }
   // Input read + filter read + output written, once each (the memory floor).
   double Bytes() const {
     return 4.0 * (double(n) * c * h * w + double(oc) * (c / groups) * kh * kw + double(n) * oc * OutH() * OutW());

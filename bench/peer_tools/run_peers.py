@@ -15,6 +15,12 @@ Engines, per case of peer_cases.h:
   onednn_nchw
          onednn_peer_bench, conv only: reorder NCHW src in, the primitive,
          reorder dst back to NCHW (what a caller holding NCHW tensors pays)
+  ours_chain, onednn_chain
+         conv only: the layer and its chain partner (peer_cases.h,
+         ConvCase::ChainPartner: back to the input channels at stride 1, the
+         same work) one after the other: ours as one graph, NCHW in and out, in
+         the layout the compiled program keeps between them; oneDNN's two
+         primitives, the second taking the first's dst in its chosen layout
 plus the memory-bandwidth probe (membw_bench) and the FMA-throughput probe
 (fma_peak_bench) once per round.
 
@@ -41,14 +47,17 @@ import time
 # bytes per element (add for binary ops, scale for unary ones), at the same
 # threads, measured right beside our op, so the % of bandwidth compares numbers
 # taken under the same load.
-ENGINES = {"matmul": ["ours", "ort", "eigen", "onednn"], "conv": ["ours", "ours_nhwc", "ort", "onednn", "onednn_nchw"],
+ENGINES = {"matmul": ["ours", "ort", "eigen", "onednn"],
+           "conv": ["ours", "ours_nhwc", "ort", "onednn", "onednn_nchw", "ours_chain", "onednn_chain"],
            "eltwise": ["ours", "ort", "probe"]}
 ENGINE_TITLE = {"ours": "ours", "ours_nhwc": "ours, NHWC", "ort": "ORT", "eigen": "Eigen", "onednn": "oneDNN",
-                "onednn_nchw": "oneDNN, NCHW in/out", "probe": "membw probe"}
-DEFAULT_ENGINES = ["ours", "ours_nhwc", "ort", "eigen", "onednn", "onednn_nchw", "probe"]
+                "onednn_nchw": "oneDNN, NCHW in/out", "ours_chain": "ours, 2 layers",
+                "onednn_chain": "oneDNN, 2 layers", "probe": "membw probe"}
+DEFAULT_ENGINES = ["ours", "ours_nhwc", "ort", "eigen", "onednn", "onednn_nchw", "ours_chain", "onednn_chain", "probe"]
 # The Google Benchmark binaries of the peers (all but ORT), and the prefix of their benchmark names.
 GBENCH_PEERS = {"eigen": ("eigen_matmul_bench", "eigen"), "onednn": ("onednn_peer_bench", "onednn"),
-                "onednn_nchw": ("onednn_peer_bench", "onednn_nchw")}
+                "onednn_nchw": ("onednn_peer_bench", "onednn_nchw"),
+                "onednn_chain": ("onednn_peer_bench", "onednn_chain")}
 PROBE_FLOATS = "16M"  # membw size the element-wise % is computed against (64 MiB per array > 32 MiB L3)
 
 
@@ -159,11 +168,11 @@ class OrtEngine:
 
 # ---- the run ---------------------------------------------------------------------------
 
-def work_of(family, case):
-    """(amount, unit) a run does: FLOPs for matmul/conv, bytes for element-wise."""
+def work_of(family, case, engine=""):
+    """(amount, unit) a run does: FLOPs for matmul/conv (both layers' for a chain), bytes for element-wise."""
     if family == "eltwise":
         return case["bytes"], "GB/s"
-    return case["flops"], "GFLOP/s"
+    return case["chain_flops"] if engine.endswith("_chain") else case["flops"], "GFLOP/s"
 
 
 def run_all(args, cases, models, ours, peers, ort, probe, fma):
@@ -198,12 +207,12 @@ def run_all(args, cases, models, ours, peers, ort, probe, fma):
                 case_id = f"{family}/{case['name']}"
                 if case_filter and not case_filter.search(case_id):
                     continue
-                work, _ = work_of(family, case)
                 for t in cases["threads"]:
                     engines = [e for e in ENGINES[family] if e in args.engines and
                                (e != "probe" or case["elements"] == max_elements)]
                     k = rnd % len(engines)
                     for engine in engines[k:] + engines[:k]:
+                        work, _ = work_of(family, case, engine)
                         key = (engine, family, case["name"], t)
                         if key in dead:
                             r = dict(dead[key], carried=True)
@@ -245,6 +254,8 @@ def measure(engine, family, case, threads, models, ours, peers, ort, probe):
         return ours.run(f"peer/{family}/{case['name']}/t:{threads}")
     if engine == "ours_nhwc":
         return ours.run(f"peer_nhwc/{family}/{case['name']}/t:{threads}")
+    if engine == "ours_chain":
+        return ours.run(f"peer_chain/{family}/{case['name']}/t:{threads}")
     if engine in GBENCH_PEERS:
         binary, prefix = GBENCH_PEERS[engine]
         if not peers.get(binary):
@@ -544,6 +555,27 @@ def render(results, cases, info, elapsed, load, command, rounds, min_time):
               f"{fmt_ratio(ratio(table, *k, 'ort'))} | {fmt_ratio(ratio(table, *k, 'onednn', base='ours_nhwc'))} | "
               f"{fmt_ratio(ratio(table, *k, 'onednn_nchw'))} | {cpu_ratio(table, k, 'ort')} | "
               f"{cpu_ratio(table, k, 'onednn', base='ours_nhwc')} |")
+    w("")
+
+    w("**Two conv layers in a row** f32, GFLOP/s over both: the layer, then its partner (back to the layer's input "
+      "channels at stride 1, the same work; `ConvCase::ChainPartner` in peer_cases.h), so that a layout carries "
+      "from one to the other. \"ours\": one graph, NCHW in and out, in the layout the compiled program keeps "
+      "between the layers; \"oneDNN\": its two primitives, the second taking the first's dst in the layout it "
+      "chose, no reorders:")
+    w("")
+    w("| layer | second layer | threads | ours | oneDNN | ours/oneDNN | ours/oneDNN, CPU time |")
+    w("|---|---|---|---|---|---|---|")
+    for c in cases["conv"]:
+        for t in threads:
+            k = ("conv", c["name"], t)
+            if not any(k + (e,) in table for e in ("ours_chain", "onednn_chain")):
+                continue
+            second = (f"{c['c']}x{c['oc'] // c['groups'] if c['groups'] > 1 else c['oc']}x{c['kh']}x{c['kw']}, s1, "
+                      f"g{c['oc'] if c['groups'] > 1 else 1}")
+            w(f"| {c['name']} | {second} | {t} | " +
+              " | ".join(cell(table, k + (e,), c["chain_flops"], notes) for e in ("ours_chain", "onednn_chain")) +
+              f" | {fmt_ratio(ratio(table, *k, 'onednn_chain', base='ours_chain'))} | "
+              f"{cpu_ratio(table, k, 'onednn_chain', base='ours_chain')} |")
     w("")
 
     w("**1 thread by CPU time** (GFLOP per CPU-second, median of rounds: what each engine does with the core "

@@ -3,8 +3,11 @@
 // build like ONNX Runtime's initializers are pre-packed at session creation),
 // dispatched on the cpu device at 1 and 2 threads.
 //
-// Names: peer/<family>/<case>/t:<threads>, e.g. peer/matmul/sq1024/t:2, and
-// peer_nhwc/conv/<case>/t:<threads> (the conv layers on NHWC activations).
+// Names: peer/<family>/<case>/t:<threads>, e.g. peer/matmul/sq1024/t:2,
+// peer_nhwc/conv/<case>/t:<threads> (the conv layers on NHWC activations) and
+// peer_chain/conv/<case>/t:<threads> (the layer and its ConvCase::ChainPartner
+// in one graph, NCHW in and out, in whatever layout the compiled program keeps
+// between them).
 // scripts/bench-peers.sh runs one name at a time, interleaved with the peers;
 // the binary also runs on its own like any Google Benchmark suite.
 //
@@ -88,6 +91,23 @@ void RegisterAll() {
         })->UseRealTime()->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
       }
     }
+    for (const ConvCase& c : ConvCases()) {
+      const ConvCase p = c.ChainPartner();
+      const std::string name = std::string("peer_chain/conv/") + c.name + suffix;
+      const std::vector<BenchInput> inputs = {{kF32, {c.n, c.c, c.h, c.w}},
+                                              {kF32, {c.oc, c.c / c.groups, c.kh, c.kw}, true},
+                                              {kF32, {c.oc}, true},
+                                              {kF32, {p.oc, p.c / p.groups, p.kh, p.kw}, true},
+                                              {kF32, {p.oc}, true}};
+      benchmark::RegisterBenchmark(name.c_str(), [c, p, t, name, inputs](benchmark::State& state) {
+        RunCase(state, name, t, inputs,
+                [c, p](MLGraphBuilder& b, const std::vector<MLOperand>& in) {
+                  const MLOperand y = ConvLayer(b, {in[0], in[1], in[2]}, c.pad, c.stride, c.groups);
+                  return MLNamedOperands{{"out", ConvLayer(b, {y, in[3], in[4]}, p.pad, p.stride, p.groups)}};
+                },
+                c.ChainFlops(), c.Bytes() + p.Bytes());
+      })->UseRealTime()->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
+    }
     for (const EltwiseCase& c : EltwiseCases()) {
       const std::string name = "peer/eltwise/" + c.Name() + suffix;
       std::vector<BenchInput> inputs = {{kF32, {c.elements}}};
@@ -127,7 +147,8 @@ void PrintCasesJson(std::ostream& os) {
     os << "    {\"name\": \"" << c.name << "\", \"origin\": \"" << c.origin << "\", \"n\": " << c.n << ", \"c\": " << c.c
        << ", \"h\": " << c.h << ", \"w\": " << c.w << ", \"oc\": " << c.oc << ", \"kh\": " << c.kh << ", \"kw\": " << c.kw
        << ", \"stride\": " << c.stride << ", \"pad\": " << c.pad << ", \"groups\": " << c.groups
-       << ", \"flops\": " << c.Flops() << ", \"bytes\": " << c.Bytes() << "}" << (i + 1 < ConvCases().size() ? ",\n" : "\n");
+       << ", \"flops\": " << c.Flops() << ", \"bytes\": " << c.Bytes() << ", \"chain_flops\": " << c.ChainFlops() << "}"
+       << (i + 1 < ConvCases().size() ? ",\n" : "\n");
   }
   os << "  ],\n  \"eltwise\": [\n";
   for (size_t i = 0; i < EltwiseCases().size(); ++i) {
