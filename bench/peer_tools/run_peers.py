@@ -491,6 +491,14 @@ def render(results, cases, info, elapsed, load, command, rounds, min_time):
         w(f"- conv2d layers, ours NHWC >= 1.0x oneDNN primitive at {t} thread{'s' if t > 1 else ''}: "
           f"{sum(1 for _, r in rs if r is not None and r >= 1.0)} of {len(rs)} "
           f"(min {fmt_ratio(min((r for _, r in rs if r is not None), default=None))}) — {target_word(rs, 1.0)}")
+    # The same inside a chain of two layers, each engine in the layout it keeps between them.
+    for t in threads:
+        rs = [(c["name"], ratio(table, "conv", c["name"], t, "onednn_chain", base="ours_chain")) for c in cases["conv"]]
+        if all(r is None for _, r in rs):
+            continue
+        w(f"- conv2d two-layer chains, ours (the compiled program's layout) >= 1.0x oneDNN's two primitives at {t} "
+          f"thread{'s' if t > 1 else ''}: {sum(1 for _, r in rs if r is not None and r >= 1.0)} of {len(rs)} "
+          f"(min {fmt_ratio(min((r for _, r in rs if r is not None), default=None))}) — {target_word(rs, 1.0)}")
     for t in threads:
         rs = [(c["name"], ratio(table, "matmul", c["name"], t, "onednn")) for c in sq]
         w(f"- f32 matmul 1024–4096 >= 1.0x oneDNN at {t} thread{'s' if t > 1 else ''}: "
