@@ -124,6 +124,16 @@ void SetGflop(benchmark::State& state, double flops) {
   state.counters["omp_threads"] = omp_get_max_threads();
 }
 
+// One warm-up run (first touch of dst and oneDNN's scratchpad), then the timed runs.
+template <class Run>
+void TimeRuns(benchmark::State& state, const Run& run) {
+  run();
+  for (auto _ : state) {
+    run();
+    benchmark::ClobberMemory();
+  }
+}
+
 // Everything of one conv case outside the timing: the primitive with the
 // layouts oneDNN picked, the plain NCHW tensors, and the same tensors in the
 // chosen layouts (weights and bias already reordered).
@@ -193,11 +203,7 @@ void ConvBench(benchmark::State& state, const ConvCase& c, uint32_t t, bool nchw
       if (dst_reorder) to_plain.execute(Stream(), s.dst, s.dst_plain);
       Stream().wait();
     };
-    run();  // warm-up: first touch of dst and oneDNN's scratchpad
-    for (auto _ : state) {
-      run();
-      benchmark::ClobberMemory();
-    }
+    TimeRuns(state, run);
     SetGflop(state, c.Flops());
     if (nchw_io) {
       state.counters["src_reorder"] = src_reorder;
@@ -223,11 +229,7 @@ void ChainBench(benchmark::State& state, const ConvCase& c, uint32_t t) {
                                      {DNNL_ARG_DST, second.dst}});
       Stream().wait();
     };
-    run();  // warm-up
-    for (auto _ : state) {
-      run();
-      benchmark::ClobberMemory();
-    }
+    TimeRuns(state, run);
     SetGflop(state, c.ChainFlops());
     state.SetLabel("1: " + first.Label() + "; 2: " + second.Label());
   } catch (const dnnl::error& e) {
@@ -251,11 +253,7 @@ void MatmulBench(benchmark::State& state, const MatmulCase& c, uint32_t t) {
       mm.execute(Stream(), {{DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, out}});
       Stream().wait();
     };
-    run();  // warm-up
-    for (auto _ : state) {
-      run();
-      benchmark::ClobberMemory();
-    }
+    TimeRuns(state, run);
     SetGflop(state, c.Flops());
     state.SetLabel("B " + FormatOf(pd.weights_desc()) + ", " + pd.impl_info_str());
   } catch (const dnnl::error& e) {
