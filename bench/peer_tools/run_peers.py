@@ -327,8 +327,8 @@ def cpu_ratio(table, key, peer, base="ours"):
     return fmt_ratio(ratio(table, *key, peer, "cpu_s", base)) if key[2] == 1 else "n/a"
 
 
-def measured(table, family, case, t):
-    return any((family, case, t, e) in table for e in ENGINE_TITLE)
+def measured(table, family, case, t, engines=ENGINE_TITLE):
+    return any((family, case, t, e) in table for e in engines)
 
 
 def fmt_rate(x):
@@ -473,12 +473,10 @@ def render(results, cases, info, elapsed, load, command, rounds, min_time):
     for t in threads:
         rs = [(c["name"], ratio(table, "conv", c["name"], t, "ort")) for c in cases["conv"]]
         line = (f"- conv2d layers >= 1.0x ORT at {t} thread{'s' if t > 1 else ''}: "
-                f"{sum(1 for _, r in rs if r is not None and r >= 1.0)} of {len(rs)} "
-                f"(min {fmt_ratio(min((r for _, r in rs if r is not None), default=None))}) — {target_word(rs, 1.0)}")
+                f"{tally(rs, 1.0)}")
         if t == 1:
             rc = [(c["name"], ratio(table, "conv", c["name"], t, "ort", "cpu_s")) for c in cases["conv"]]
-            line += (f"; by CPU time: {sum(1 for _, r in rc if r is not None and r >= 1.0)} of {len(rc)} (min "
-                     f"{fmt_ratio(min((r for _, r in rc if r is not None), default=None))}) — {target_word(rc, 1.0)}")
+            line += f"; by CPU time: {tally(rc, 1.0)}"
         w(line)
     for t in threads:
         rs = [(c["name"], of_peak(table, ("matmul", c["name"], t, "ours"), c["flops"], peaks)) for c in sq]
@@ -489,16 +487,14 @@ def render(results, cases, info, elapsed, load, command, rounds, min_time):
     for t in threads:
         rs = [(c["name"], ratio(table, "conv", c["name"], t, "onednn", base="ours_nhwc")) for c in cases["conv"]]
         w(f"- conv2d layers, ours NHWC >= 1.0x oneDNN primitive at {t} thread{'s' if t > 1 else ''}: "
-          f"{sum(1 for _, r in rs if r is not None and r >= 1.0)} of {len(rs)} "
-          f"(min {fmt_ratio(min((r for _, r in rs if r is not None), default=None))}) — {target_word(rs, 1.0)}")
+          f"{tally(rs, 1.0)}")
     # The same inside a chain of two layers, each engine in the layout it keeps between them.
     for t in threads:
         rs = [(c["name"], ratio(table, "conv", c["name"], t, "onednn_chain", base="ours_chain")) for c in cases["conv"]]
         if all(r is None for _, r in rs):
             continue
         w(f"- conv2d two-layer chains, ours (the compiled program's layout) >= 1.0x oneDNN's two primitives at {t} "
-          f"thread{'s' if t > 1 else ''}: {sum(1 for _, r in rs if r is not None and r >= 1.0)} of {len(rs)} "
-          f"(min {fmt_ratio(min((r for _, r in rs if r is not None), default=None))}) — {target_word(rs, 1.0)}")
+          f"thread{'s' if t > 1 else ''}: {tally(rs, 1.0)}")
     for t in threads:
         rs = [(c["name"], ratio(table, "matmul", c["name"], t, "onednn")) for c in sq]
         w(f"- f32 matmul 1024–4096 >= 1.0x oneDNN at {t} thread{'s' if t > 1 else ''}: "
@@ -576,10 +572,10 @@ def render(results, cases, info, elapsed, load, command, rounds, min_time):
     for c in cases["conv"]:
         for t in threads:
             k = ("conv", c["name"], t)
-            if not any(k + (e,) in table for e in ("ours_chain", "onednn_chain")):
+            if not measured(table, *k, engines=("ours_chain", "onednn_chain")):
                 continue
-            second = (f"{c['c']}x{c['oc'] // c['groups'] if c['groups'] > 1 else c['oc']}x{c['kh']}x{c['kw']}, s1, "
-                      f"g{c['oc'] if c['groups'] > 1 else 1}")
+            p = c["chain_partner"]
+            second = f"{p['oc']}x{p['c'] // p['groups']}x{c['kh']}x{c['kw']}, s1, g{p['groups']}"
             w(f"| {c['name']} | {second} | {t} | " +
               " | ".join(cell(table, k + (e,), c["chain_flops"], notes) for e in ("ours_chain", "onednn_chain")) +
               f" | {fmt_ratio(ratio(table, *k, 'onednn_chain', base='ours_chain'))} | "
@@ -686,6 +682,13 @@ def onednn_layouts(results):
     return (" Layouts and kernel oneDNN chose (verbose notation: abcd = nchw, acdb = nhwc, aBcd16b = nChw16c; "
             "grouped weights have 5 dims, g o i h w = a b c d e): " + "; ".join(parts) + "." +
             (" Reorders skipped (layout already NCHW): " + ", ".join(skipped) + "." if skipped else ""))
+
+
+def tally(rs, goal):
+    """"n of m (min r) — met/not met" for (name, ratio) pairs against a ratio goal."""
+    done = sum(1 for _, r in rs if r is not None and r >= goal)
+    return (f"{done} of {len(rs)} (min {fmt_ratio(min((r for _, r in rs if r is not None), default=None))}) — "
+            f"{target_word(rs, goal)}")
 
 
 def target_word(rs, goal):

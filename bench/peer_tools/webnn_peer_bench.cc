@@ -147,7 +147,9 @@ void PrintCasesJson(std::ostream& os) {
     os << "    {\"name\": \"" << c.name << "\", \"origin\": \"" << c.origin << "\", \"n\": " << c.n << ", \"c\": " << c.c
        << ", \"h\": " << c.h << ", \"w\": " << c.w << ", \"oc\": " << c.oc << ", \"kh\": " << c.kh << ", \"kw\": " << c.kw
        << ", \"stride\": " << c.stride << ", \"pad\": " << c.pad << ", \"groups\": " << c.groups
-       << ", \"flops\": " << c.Flops() << ", \"bytes\": " << c.Bytes() << ", \"chain_flops\": " << c.ChainFlops() << "}"
+       << ", \"flops\": " << c.Flops() << ", \"bytes\": " << c.Bytes() << ", \"chain_flops\": " << c.ChainFlops()
+       << ", \"chain_partner\": {\"c\": " << c.ChainPartner().c << ", \"oc\": " << c.ChainPartner().oc
+       << ", \"groups\": " << c.ChainPartner().groups << "}}"
        << (i + 1 < ConvCases().size() ? ",\n" : "\n");
   }
   os << "  ],\n  \"eltwise\": [\n";
