@@ -239,7 +239,9 @@ int Score(const OracleArgs& args) {
     std::printf(" (WPT's, summed over %zu ops; %zu with a budget", tolerance.ops, tolerance.terms.size());
     for (size_t i = 0; i < tolerance.terms.size() && i < 6; ++i) std::printf("%s%s", i ? ", " : ": ", tolerance.terms[i].c_str());
     std::printf("%s)\n", tolerance.terms.size() > 6 ? ", ..." : "");
-    auto score = [&](const std::string& source, std::span<const std::byte> bytes) {
+    // Captures by name, not the structured bindings: clang before 16 cannot
+    // capture those (the fuzz and sanitizer builds use Debian's clang 14).
+    auto score = [&, &name = name, &t = t](const std::string& source, std::span<const std::byte> bytes) {
       io::OutputScore s = io::ScoreOutput(bytes, t.values, t.rounded, t.dataType, tolerance.total);
       PrintScore(source, s);
       lines.push_back({name, source, s, tolerance.total.ulp});
