@@ -18,6 +18,7 @@
 #include "pass_test_util.h"
 #include "graph/graph.h"
 #include "graph/passes.h"
+#include "ops/cpu/quantized_matmul_amx.h"
 #include "ops/device.h"
 #include "ops/gemm.h"
 #include "ops/matmul.h"
@@ -183,6 +184,7 @@ struct QuantCase {
   bool swiglu = false, swiglu_swapped = false;
   std::string activation;   // "", "relu", "clamp", "sigmoid"
   bool nonnegative = false;  // A >= 0 and weights >= 0: no cancellation, ULP tolerance
+  double a_max = 1;          // A uniform in [-a_max, a_max) ([0, a_max) when nonnegative)
   double special_a = 0, special_scale = 0;
 };
 
@@ -195,7 +197,7 @@ std::string Describe(const QuantCase& c) {
      << c.scale_k << "," << (c.scale_n ? c.scale_n : c.n) << "])" << (c.bias ? " + bias" : "")
      << (c.bias_input ? " (an input)" : "")
      << (c.activation.empty() ? "" : " > " + c.activation) << (c.nonnegative ? " nonnegative" : "")
-     << " special " << c.special_a << "/" << c.special_scale << (c.swiglu ? " swiglu" : "")
+     << " |a| < " << c.a_max << " special " << c.special_a << "/" << c.special_scale << (c.swiglu ? " swiglu" : "")
      << (c.swiglu_swapped ? " swapped" : "");
   return os.str();
 }
@@ -221,7 +223,7 @@ std::vector<InputSpec> Specs(const QuantCase& c) {
   // |weight| <= (hi - lo) * max|scale| = 1: scales up to 1 / (hi - lo).
   const double s_max = 1.0 / (hi - lo);
   std::vector<InputSpec> specs{
-      InputSpec{c.act, a_shape, c.nonnegative ? 0.0 : -1.0, 1.0, c.special_a, false},
+      InputSpec{c.act, a_shape, c.nonnegative ? 0.0 : -c.a_max, c.a_max, c.special_a, false},
       InputSpec{c.code, w_shape, lo, hi, 0, true},
       InputSpec{c.act, p_shape, c.nonnegative ? s_max / 4 : -s_max, s_max, c.special_scale, true},
       // Nonnegative weights: the zero point is the lowest code.
@@ -402,6 +404,63 @@ TEST_CASE("quantized matmul: odd blocks, broadcast scales, batched A, wide N", "
   QuantCase tall;
   tall.m = 600, tall.k = 64, tall.n = 24, tall.scale_k = 2;
   Check(tall, seed++);
+}
+
+// The cpu device's prefill GEMM runs on AMX tiles where the CPU has them
+// (A split into three bfloat16, quantized_matmul_amx.cc); these cases run
+// with that path allowed and then forbidden, so that both are checked here.
+TEST_CASE("quantized matmul: the AMX GEMM and the GEMM core against the reference", "[device][quantized_matmul]") {
+  if (DeviceUnderTest() == MLDeviceType::kCpu && !ops::cpu::qmm::AmxAvailable())
+    WARN("this CPU has no AMX: the cpu device's AMX GEMM is not exercised");
+  struct AllowAmx {
+    explicit AllowAmx(bool allowed) { ops::cpu::qmm::SetAmxAllowed(allowed); }
+    ~AllowAmx() { ops::cpu::qmm::SetAmxAllowed(true); }
+  };
+  std::mt19937_64 rng(777);
+  uint64_t seed = 900;
+  for (bool amx : {true, false}) {
+    INFO("AMX allowed: " << amx);
+    const AllowAmx allow(amx);
+    for (T code : {T::kInt4, T::kUint4, T::kInt8, T::kUint8}) {
+      // K steps of 32 rows, and of 16 for blocks of 16 and 48; segments of
+      // 256 rows within a block of 512; row pairs with 1, 31 or 32 rows in
+      // the last; partial column panels and groups.
+      for (uint32_t block : {16u, 32u, 48u, 64u, 512u}) {
+        QuantCase c{T::kFloat32, code};
+        c.scale_k = block == 512 ? 2 : 1 + static_cast<uint32_t>(rng() % 3);
+        c.k = block * c.scale_k;
+        const uint32_t rows[] = {5, 31, 32, 33, 65};
+        c.m = rows[rng() % std::size(rows)];
+        c.n = 1 + static_cast<uint32_t>(rng() % 90);
+        c.gemm = c.b_transpose = rng() % 2;
+        Check(c, seed++);
+      }
+    }
+    // One block per column over K = 1,280: K chunks of 512 rows, the last of 256.
+    QuantCase deep;
+    deep.m = 40, deep.k = 1280, deep.n = 48, deep.scale_k = 1;
+    Check(deep, seed++);
+    // Bias and clamp (added in the first segment, applied after the last), and
+    // SwiGLU's interleaved gate and up columns.
+    QuantCase clamped;
+    clamped.m = 9, clamped.k = 96, clamped.n = 50, clamped.scale_k = 3;
+    clamped.bias = true;
+    clamped.activation = "clamp";
+    Check(clamped, seed++);
+    QuantCase gated;
+    gated.swiglu = true;
+    gated.m = 20, gated.k = 64, gated.n = 40, gated.scale_k = 2;
+    Check(gated, seed++);
+    // A outside 2^-96 <= |a| < 2^32 (subnormal floats, which AMX would read as
+    // 0, and large ones) takes the GEMM core; tiny normal ones split exactly.
+    for (double a_max : {1e-37, 1e-25, 1e10}) {
+      QuantCase range;
+      range.m = 8, range.k = 64, range.n = 20, range.scale_k = 2;
+      range.nonnegative = true;
+      range.a_max = a_max;
+      Check(range, seed++);
+    }
+  }
 }
 
 TEST_CASE("quantized matmul: gemm, bias and activations", "[device][quantized_matmul]") {

@@ -63,6 +63,7 @@
 #include "ops/cpu/fused_epilogue.h"
 #include "ops/cpu/gemm.h"
 #include "ops/cpu/kernel_registry.h"
+#include "ops/cpu/quantized_matmul_amx.h"
 #include "ops/cpu/quantized_weights.h"
 #include "ops/quantized_matmul.h"
 
@@ -887,14 +888,22 @@ void QuantizedMatmulF32(const PackedWeights& p, const float* a, size_t m, float*
   }
   // Prefill: A packed once per kChunkRows rows; per chunk of columns, the GEMM
   // core with the weights dequantized one micro-panel (a K block of NR columns,
-  // at most 32 KiB) at a time right before its tiles read it from L1.
+  // at most 32 KiB) at a time right before its tiles read it from L1. Or, on
+  // a CPU with AMX, the AMX GEMM (quantized_matmul_amx.cc) where A's rows
+  // split into bfloat16 exactly.
   const size_t nr = GemmPanelWidth();
   const ColumnChunks chunks(n, parallel.NumThreads(), gated);
+  const bool amx = qmm::AmxTakes(p);
   const memory::Scratch<float> packed_a(GemmLhsLayout(std::min(m, kChunkRows), k, p.block).floats,
                                         "quantizedMatmul: A packed for the GEMM core");
+  const memory::Scratch<uint16_t> amx_a(amx ? qmm::AmxLhsElements(std::min(m, kChunkRows), k) : 0,
+                                        "quantizedMatmul: A packed for the AMX GEMM");
   for (size_t r0 = 0; r0 < m; r0 += kChunkRows) {
     const size_t rows = std::min(kChunkRows, m - r0);
-    const PackedLhs a_rows = GemmPackLhsF32(GemmLhsLayout(rows, k, p.block), a + r0 * k, k, packed_a.data(), parallel);
+    const bool amx_rows = amx && qmm::AmxPackLhs(p, a + r0 * k, rows, amx_a.data(), parallel);
+    const PackedLhs a_rows = amx_rows ? PackedLhs{}
+                                      : GemmPackLhsF32(GemmLhsLayout(rows, k, p.block), a + r0 * k, k,
+                                                       packed_a.data(), parallel);
     parallel.Run(chunks.count, 1, [&](size_t c0, size_t c1) {
       const memory::Scratch<float> product(gated ? rows * kMaxChunk : 0,
                                            "quantizedMatmul: a tile of the gate and up projections");
@@ -905,11 +914,11 @@ void QuantizedMatmulF32(const PackedWeights& p, const float* a, size_t m, float*
         const GemmPanelSource source{&FillWeightPanel, &weights, &PrefetchWeightPanel};
         GemmEpilogue tile_epilogue = epilogue;
         if (epilogue.bias) tile_epilogue.bias = epilogue.bias + n0;
-        if (!gated) {
-          GemmF32Sourced(a_rows, cols, source, c + r0 * n + n0, n, tile_epilogue);
-          continue;
-        }
-        GemmF32Sourced(a_rows, cols, source, product.data(), kMaxChunk, tile_epilogue);
+        float* dst = gated ? product.data() : c + r0 * n + n0;
+        const size_t ldd = gated ? kMaxChunk : n;
+        if (amx_rows) qmm::AmxGemm(p, amx_a.data(), rows, n0, cols, dst, ldd, tile_epilogue);
+        else GemmF32Sourced(a_rows, cols, source, dst, ldd, tile_epilogue);
+        if (!gated) continue;
         SwiGlu(p, product.data(), kMaxChunk, rows, g0, g1, c + r0 * p.gated_n, p.gated_n);
       }
     });
@@ -971,6 +980,10 @@ std::shared_ptr<const void> PrepareQuantizedMatmul(const PrepareContext& ctx) {
     const PackedLhs layout = GemmLhsLayout(std::min(m, kChunkRows), k, packed->block);
     ws.AddShared<float>(layout.floats);
     AddGemmSourcedWorkspace(ws, layout);
+    if (qmm::AmxFits(*packed)) {  // both: rows that do not split into bfloat16 take the GEMM core
+      ws.AddShared<uint16_t>(qmm::AmxLhsElements(std::min(m, kChunkRows), k));
+      ws.per_worker += qmm::AmxWorkerBytes(*packed);
+    }
     if (attrs.gated) ws.AddPerWorker<float>(std::min(m, kChunkRows) * kMaxChunk);
   }
   ctx.prepared_bytes += packed->bytes();
