@@ -16,6 +16,7 @@
 #include "core/shape.h"
 #include "io/webnn_graph.h"
 #include "memory/arena.h"
+#include "memory/host_memory.h"
 #include "memory/ledger.h"
 #include "memory/workspace.h"
 #include "scheduler/thread_pool.h"
@@ -763,6 +764,32 @@ TEST_CASE("memoryLimit: PP-OCR det runs at the limit it reports needing and fail
   } catch (const QuotaExceededError& e) {
     CHECK_THAT(std::string(e.what()), Catch::Contains("memoryLimit of " + std::to_string(below)) &&
                                           Catch::Contains("bytes in use"));
+  }
+}
+
+// ---- Reading tensors back ---------------------------------------------------------
+
+TEST_CASE("CopyOut copies every byte: small, split over threads, streamed, misaligned ends", "[memory]") {
+  scheduler::ThreadPool pool(2);
+  core::SerialFor serial;
+  std::mt19937_64 rng(5);
+  // Around the split (1 MiB) and streaming (8 MiB) thresholds, with odd
+  // lengths and offsets so that neither end is on a 16-byte boundary.
+  for (size_t n : {size_t{0}, size_t{1}, size_t{100}, (size_t{1} << 20) - 1, (size_t{1} << 20) + 3,
+                   (size_t{8} << 20) + 77, (size_t{9} << 20) + 4099}) {
+    for (size_t offset : {size_t{0}, size_t{5}}) {
+      std::vector<std::byte> src(n + offset), dst(n + offset + 16, std::byte{0xAB});
+      for (auto& b : src) b = static_cast<std::byte>(rng());
+      for (core::ParallelFor* parallel : {static_cast<core::ParallelFor*>(&serial), static_cast<core::ParallelFor*>(&pool)}) {
+        INFO("n " << n << " offset " << offset << " threads " << parallel->NumThreads());
+        std::fill(dst.begin(), dst.end(), std::byte{0xAB});
+        memory::CopyOut(dst.data() + offset, src.data() + offset, n, *parallel);
+        CHECK(std::equal(src.begin() + offset, src.end(), dst.begin() + offset));
+        // Nothing outside [offset, offset + n) was written.
+        CHECK(std::all_of(dst.begin(), dst.begin() + offset, [](std::byte b) { return b == std::byte{0xAB}; }));
+        CHECK(std::all_of(dst.begin() + offset + n, dst.end(), [](std::byte b) { return b == std::byte{0xAB}; }));
+      }
+    }
   }
 }
 

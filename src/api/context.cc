@@ -271,7 +271,7 @@ scheduler::JobPtr QueueRead(TensorImpl& t, ContextImpl& ctx, std::function<void(
   std::shared_ptr<ops::DeviceBuffer> buffer = t.buffer;
   std::shared_ptr<ops::Device> device = ctx.device_ptr();
   auto job = std::make_shared<scheduler::Job>(
-      [buffer, device, deliver = std::move(deliver)](core::ParallelFor&) {
+      [buffer, device, deliver = std::move(deliver)](core::ParallelFor& parallel) {
         std::vector<std::byte> out;
         try {
           out.resize(buffer->size());
@@ -279,10 +279,10 @@ scheduler::JobPtr QueueRead(TensorImpl& t, ContextImpl& ctx, std::function<void(
           throw QuotaExceededError(StrCat("readTensor: out of memory allocating ", buffer->size(),
                                           " bytes for the tensor's contents"));
         }
-        device->Download(*buffer, 0, out);
+        device->Download(*buffer, 0, out, parallel);
         deliver(out);
       },
-      scheduler::Priority::kLatency);
+      scheduler::Priority::kLatency, ctx.options().numThreads);
   t.PendingReaders();
   t.readers.push_back(job);
   *data_from = {t.last_writer};
@@ -323,8 +323,9 @@ void MLContext::readTensor(const MLTensor& tensor, const MLMutableBufferSource& 
     std::shared_ptr<ops::DeviceBuffer> buffer = t.buffer;
     std::shared_ptr<ops::Device> device = ctx.device_ptr();
     std::span<std::byte> out = outputData.bytes();
-    job = std::make_shared<scheduler::Job>([buffer, device, out](core::ParallelFor&) { device->Download(*buffer, 0, out); },
-                                           scheduler::Priority::kLatency);
+    job = std::make_shared<scheduler::Job>(
+        [buffer, device, out](core::ParallelFor& parallel) { device->Download(*buffer, 0, out, parallel); },
+        scheduler::Priority::kLatency, ctx.options().numThreads);
     t.PendingReaders();
     t.readers.push_back(job);
     data_from = {t.last_writer};

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/parallel.h"
 #include "memory/ledger.h"
 
 namespace webnn::memory {
@@ -50,6 +51,13 @@ class HostBlock {
   size_t mapped_ = 0;  // bytes mapped with mmap (0: from aligned_alloc)
   Charge charge_;
 };
+
+// dst[0, n) = src[0, n) (disjoint), for reading a tensor back: split over
+// `parallel` from 1 MiB on, and from 8 MiB on written with streaming stores
+// (past the caches, which a copy that large leaves anyway). A decoder
+// prefill's 78 MB of logits read back, Xeon: 11.3 ms with memcpy on 1
+// thread, 10.2 streaming; 6.0 / 5.7 on 2.
+void CopyOut(std::byte* dst, const std::byte* src, size_t n, core::ParallelFor& parallel);
 
 // A copy of `bytes` charged to `account` on the host for as long as the copy
 // lives (the builder's constants); QuotaExceededError before copying.

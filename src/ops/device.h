@@ -183,7 +183,9 @@ class Device {
   virtual std::shared_ptr<DeviceBuffer> Allocate(size_t bytes, std::string_view what,
                                                  const memory::Account& account) = 0;
   virtual void Upload(DeviceBuffer& buffer, size_t offset, std::span<const std::byte> data) = 0;
-  virtual void Download(DeviceBuffer& buffer, size_t offset, std::span<std::byte> data) = 0;
+  // `parallel`: the threads a large download may use (memory::CopyOut).
+  virtual void Download(DeviceBuffer& buffer, size_t offset, std::span<std::byte> data,
+                        core::ParallelFor& parallel) = 0;
   // A buffer holding `data` for read-only use (constants). Host devices share
   // the bytes instead of copying them (SharesConstantBytes(); the bytes are
   // charged where they were made); the others charge their copy to `ledger`

@@ -25,9 +25,10 @@ void HostDevice::Upload(DeviceBuffer& buffer, size_t offset, std::span<const std
   if (!data.empty()) std::memcpy(buffer.host_data() + offset, data.data(), data.size());
 }
 
-void HostDevice::Download(DeviceBuffer& buffer, size_t offset, std::span<std::byte> data) {
+void HostDevice::Download(DeviceBuffer& buffer, size_t offset, std::span<std::byte> data,
+                          core::ParallelFor& parallel) {
   if (offset + data.size() > buffer.size()) throw OperationError("download past the end of a buffer");
-  if (!data.empty()) std::memcpy(data.data(), buffer.host_data() + offset, data.size());
+  memory::CopyOut(data.data(), buffer.host_data() + offset, data.size(), parallel);
 }
 
 void MakeTensorViews(const Program& program, const ProgramStep& step, std::span<const ValueBinding> values,

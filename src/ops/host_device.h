@@ -41,7 +41,7 @@ class HostDevice : public Device {
   std::shared_ptr<DeviceBuffer> Allocate(size_t bytes, std::string_view what,
                                          const memory::Account& account) override;
   void Upload(DeviceBuffer& buffer, size_t offset, std::span<const std::byte> data) override;
-  void Download(DeviceBuffer& buffer, size_t offset, std::span<std::byte> data) override;
+  void Download(DeviceBuffer& buffer, size_t offset, std::span<std::byte> data, core::ParallelFor& parallel) override;
   std::shared_ptr<DeviceBuffer> ConstantBuffer(std::shared_ptr<const memory::ConstantBytes> data,
                                                const std::shared_ptr<memory::Ledger>& ledger) override;
   bool SharesConstantBytes() const override { return true; }

@@ -151,9 +151,11 @@ class CpuPool {
     }
     std::exception_ptr error = job->inherited_;
     if (!error) {
-      core::SerialFor serial;
+      // The caller runs the loop's chunks itself; idle pool threads help
+      // (78 MB of prefill logits read back: 11 -> 6 ms at 2 threads).
+      JobParallel parallel(*this, job->priority_, job->max_threads_);
       try {
-        job->work_(serial);
+        job->work_(parallel);
       } catch (...) {
         error = std::current_exception();
       }

@@ -94,7 +94,9 @@ using JobPtr = std::shared_ptr<Job>;
 // `after` is done. Done or null entries are ignored.
 void Submit(const JobPtr& job, const std::vector<JobPtr>& data_from, const std::vector<JobPtr>& after);
 // Runs `job` on the calling thread once its dependencies are done (a blocking
-// readTensor or writeTensor), then completes it. Rethrows its error.
+// readTensor or writeTensor), then completes it; its parallel-fors take the
+// pool's threads as helpers (a large read is split: memory::CopyOut).
+// Rethrows its error.
 void RunHere(const JobPtr& job, const std::vector<JobPtr>& data_from, const std::vector<JobPtr>& after);
 
 }  // namespace webnn::scheduler

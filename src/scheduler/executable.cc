@@ -228,14 +228,14 @@ void Executable::BindConstant(int32_t value, std::shared_ptr<ops::DeviceBuffer> 
 }
 
 void Executable::Transfer(ops::Device& from_device, ops::DeviceBuffer& from, ops::Device& to_device,
-                          ops::DeviceBuffer& to, uint64_t bytes) {
+                          ops::DeviceBuffer& to, uint64_t bytes, core::ParallelFor& parallel) {
   if (bytes == 0) return;
   if (std::byte* src = from.host_data()) {
     to_device.Upload(to, 0, {src, bytes});
     return;
   }
   if (std::byte* dst = to.host_data()) {
-    from_device.Download(from, 0, {dst, bytes});
+    from_device.Download(from, 0, {dst, bytes}, parallel);
     return;
   }
   const memory::Charge staging(ledger_, memory::Place::kHost, memory::Category::kStaging, bytes,
@@ -247,7 +247,7 @@ void Executable::Transfer(ops::Device& from_device, ops::DeviceBuffer& from, ops
     throw QuotaExceededError(core::StrCat("dispatch: out of memory allocating ", bytes,
                                           " bytes to copy a value between devices"));
   }
-  from_device.Download(from, 0, tmp);
+  from_device.Download(from, 0, tmp, parallel);
   to_device.Upload(to, 0, tmp);
 }
 
@@ -279,7 +279,8 @@ void Executable::Run(const std::vector<ops::DeviceBuffer*>& external,
   for (Segment& seg : segments_) {
     ops::Device& device = *placement_.devices[seg.device];
     for (const Copy& c : seg.copy_in)
-      Transfer(*placement_.devices[home_[c.value]], *home_buffer(c.value), device, *c.local, bytes_of(c.value));
+      Transfer(*placement_.devices[home_[c.value]], *home_buffer(c.value), device, *c.local, bytes_of(c.value),
+               parallel);
     bindings.assign(seg.whole.size(), {});
     for (size_t l = 0; l < seg.whole.size(); ++l) {
       const int32_t v = seg.whole[l];
@@ -304,7 +305,8 @@ void Executable::Run(const std::vector<ops::DeviceBuffer*>& external,
     seg.device_program->Run(bindings, parallel, seg_ms);
     for (size_t i = 0; i < seg_ms.size(); ++i) step_ms[seg.steps[i]] = seg_ms[i];
     for (const Copy& c : seg.copy_out)
-      Transfer(device, *c.local, *placement_.devices[home_[c.value]], *home_buffer(c.value), bytes_of(c.value));
+      Transfer(device, *c.local, *placement_.devices[home_[c.value]], *home_buffer(c.value), bytes_of(c.value),
+               parallel);
   }
   if (profile) profile_ = {std::move(step_ms), shapes};
   last_run_ns_.store(

@@ -104,7 +104,7 @@ class Executable {
   void BuildSegments(std::vector<std::vector<std::shared_ptr<ops::DeviceBuffer>>>& constants);
   void ReleaseUnreadConstants();
   void Transfer(ops::Device& from_device, ops::DeviceBuffer& from, ops::Device& to_device, ops::DeviceBuffer& to,
-                uint64_t bytes);
+                uint64_t bytes, core::ParallelFor& parallel);
 
   Placement placement_;
   ops::Program program_;

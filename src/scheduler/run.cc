@@ -24,7 +24,7 @@ void Run(Executable& executable, const RunBinding& binding, core::ParallelFor& p
       throw QuotaExceededError(core::StrCat("dispatch: out of memory allocating ", from->size(),
                                             " bytes to copy an output"));
     }
-    device.Download(*from, 0, tmp);
+    device.Download(*from, 0, tmp, parallel);
     device.Upload(*to, 0, tmp);
   }
 }

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/strings.h"
+#include "memory/host_memory.h"
 #include "ops/gpu/fused_elementwise_limits.h"
 #include "ops/gpu/gpu_kernel.h"
 #include "ops/gpu/vulkan_device.h"
@@ -395,12 +396,12 @@ class GpuDevice final : public Device {
     }
   }
 
-  void Download(DeviceBuffer& buffer, size_t offset, std::span<std::byte> data) override {
+  void Download(DeviceBuffer& buffer, size_t offset, std::span<std::byte> data, core::ParallelFor& parallel) override {
     GpuBuffer& g = AsGpu(buffer);
     if (offset + data.size() > g.size()) throw OperationError("gpu device: download past the end of a buffer");
     if (data.empty()) return;
     if (g.memory().mapped) {
-      std::memcpy(data.data(), g.memory().mapped + offset, data.size());
+      memory::CopyOut(data.data(), g.memory().mapped + offset, data.size(), parallel);
       return;
     }
     std::lock_guard<std::mutex> lock(staging_mutex_);
