@@ -423,13 +423,14 @@ TEST_CASE("quantized matmul: the AMX GEMM and the GEMM core against the referenc
     const AllowAmx allow(amx);
     for (T code : {T::kInt4, T::kUint4, T::kInt8, T::kUint8}) {
       // K steps of 32 rows, and of 16 for blocks of 16 and 48; segments of
-      // 256 rows within a block of 512; row pairs with 1, 31 or 32 rows in
-      // the last; partial column panels and groups.
+      // 256 rows within a block of 512; row pairs with 1, 16, 31 or 32 rows
+      // in the last (and 15 rows: the GEMM core); partial column panels and
+      // groups.
       for (uint32_t block : {16u, 32u, 48u, 64u, 512u}) {
         QuantCase c{T::kFloat32, code};
         c.scale_k = block == 512 ? 2 : 1 + static_cast<uint32_t>(rng() % 3);
         c.k = block * c.scale_k;
-        const uint32_t rows[] = {5, 31, 32, 33, 65};
+        const uint32_t rows[] = {15, 16, 31, 32, 33, 48, 65};
         c.m = rows[rng() % std::size(rows)];
         c.n = 1 + static_cast<uint32_t>(rng() % 90);
         c.gemm = c.b_transpose = rng() % 2;
@@ -443,7 +444,7 @@ TEST_CASE("quantized matmul: the AMX GEMM and the GEMM core against the referenc
     // Bias and clamp (added in the first segment, applied after the last), and
     // SwiGLU's interleaved gate and up columns.
     QuantCase clamped;
-    clamped.m = 9, clamped.k = 96, clamped.n = 50, clamped.scale_k = 3;
+    clamped.m = 17, clamped.k = 96, clamped.n = 50, clamped.scale_k = 3;
     clamped.bias = true;
     clamped.activation = "clamp";
     Check(clamped, seed++);
@@ -455,7 +456,7 @@ TEST_CASE("quantized matmul: the AMX GEMM and the GEMM core against the referenc
     // 0, and large ones) takes the GEMM core; tiny normal ones split exactly.
     for (double a_max : {1e-37, 1e-25, 1e10}) {
       QuantCase range;
-      range.m = 8, range.k = 64, range.n = 20, range.scale_k = 2;
+      range.m = 16, range.k = 64, range.n = 20, range.scale_k = 2;
       range.nonnegative = true;
       range.a_max = a_max;
       Check(range, seed++);

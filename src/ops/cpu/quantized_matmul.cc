@@ -893,7 +893,7 @@ void QuantizedMatmulF32(const PackedWeights& p, const float* a, size_t m, float*
   // split into bfloat16 exactly.
   const size_t nr = GemmPanelWidth();
   const ColumnChunks chunks(n, parallel.NumThreads(), gated);
-  const bool amx = qmm::AmxTakes(p);
+  const bool amx = m >= qmm::kAmxMinRows && qmm::AmxTakes(p);
   const memory::Scratch<float> packed_a(GemmLhsLayout(std::min(m, kChunkRows), k, p.block).floats,
                                         "quantizedMatmul: A packed for the GEMM core");
   const memory::Scratch<uint16_t> amx_a(amx ? qmm::AmxLhsElements(std::min(m, kChunkRows), k) : 0,
@@ -980,7 +980,7 @@ std::shared_ptr<const void> PrepareQuantizedMatmul(const PrepareContext& ctx) {
     const PackedLhs layout = GemmLhsLayout(std::min(m, kChunkRows), k, packed->block);
     ws.AddShared<float>(layout.floats);
     AddGemmSourcedWorkspace(ws, layout);
-    if (qmm::AmxFits(*packed)) {  // both: rows that do not split into bfloat16 take the GEMM core
+    if (m >= qmm::kAmxMinRows && qmm::AmxFits(*packed)) {  // both: rows that do not split into bfloat16 take the GEMM core
       ws.AddShared<uint16_t>(qmm::AmxLhsElements(std::min(m, kChunkRows), k));
       ws.per_worker += qmm::AmxWorkerBytes(*packed);
     }
