@@ -144,9 +144,12 @@ WEBNN_AMX_TARGET bool PackRowTile(const Geometry& geo, const float* a, size_t m,
   const __m512i smallest = _mm512_set1_epi32(0x0F800000);  // 2^-96
   const __m512i limit = _mm512_set1_epi32(0x4F800000);     // 2^32
   __mmask16 bad = 0;
-  for (size_t i = 0; i < 16; ++i) {
-    const size_t row = rt * 16 + i;
-    for (size_t s = 0; s < steps; ++s) {
+  // Step by step, so that the stores fill each step's three tiles (3 KiB)
+  // in order: row by row they went 3 KiB apart over all of K (128 x 4864,
+  // 3.7 MB packed, 1 thread: 0.35-0.38 -> 0.24 ms).
+  for (size_t s = 0; s < steps; ++s) {
+    for (size_t i = 0; i < 16; ++i) {
+      const size_t row = rt * 16 + i;
       uint16_t* out = dst + (rt * steps + s) * 3 * geo.a_tile() + i * geo.ks;
       for (size_t h = 0; h < geo.ks; h += 16) {
         const __m512 x = row < m ? _mm512_loadu_ps(a + row * k + s * geo.ks + h) : _mm512_setzero_ps();
