@@ -28,9 +28,10 @@ bool AmxFits(const PackedWeights& p);
 // AmxFits and allowed (SetAmxAllowed): running a step.
 bool AmxTakes(const PackedWeights& p);
 
-// Fewer rows take the GEMM core: the tiles compute 32 rows at a time (the
-// decoder's prefill of 8 tokens, 1 thread: AMX 127 ms, GEMM core 98; 16
-// tokens: 142 against 205).
+// Fewer rows take the GEMM core: the tiles compute 32 rows at a time. The
+// decoder's prefill at 1 thread (Xeon), AMX against the GEMM core: 8 tokens
+// 132-137 / 100 ms, 12 tokens 134-137 / 113-115, 16 tokens 136-139 /
+// 141-146, 32 tokens 159 / 225-233.
 constexpr size_t kAmxMinRows = 16;
 
 // Elements (uint16) of A packed for AmxGemm: m rows padded to 32, three
