@@ -780,7 +780,7 @@ TEST_CASE("CopyOut copies every byte: small, split over threads, streamed, misal
     for (size_t offset : {size_t{0}, size_t{5}}) {
       std::vector<std::byte> src(n + offset), dst(n + offset + 16, std::byte{0xAB});
       for (auto& b : src) b = static_cast<std::byte>(rng());
-      for (core::ParallelFor* parallel : {static_cast<core::ParallelFor*>(&serial), static_cast<core::ParallelFor*>(&pool)}) {
+      for (core::ParallelFor* parallel : std::vector<core::ParallelFor*>{&serial, &pool}) {
         INFO("n " << n << " offset " << offset << " threads " << parallel->NumThreads());
         std::fill(dst.begin(), dst.end(), std::byte{0xAB});
         memory::CopyOut(dst.data() + offset, src.data() + offset, n, *parallel);

@@ -980,7 +980,8 @@ std::shared_ptr<const void> PrepareQuantizedMatmul(const PrepareContext& ctx) {
     const PackedLhs layout = GemmLhsLayout(std::min(m, kChunkRows), k, packed->block);
     ws.AddShared<float>(layout.floats);
     AddGemmSourcedWorkspace(ws, layout);
-    if (m >= qmm::kAmxMinRows && qmm::AmxFits(*packed)) {  // both: rows that do not split into bfloat16 take the GEMM core
+    // Both: rows that do not split into bfloat16 take the GEMM core.
+    if (m >= qmm::kAmxMinRows && qmm::AmxFits(*packed)) {
       ws.AddShared<uint16_t>(qmm::AmxLhsElements(std::min(m, kChunkRows), k));
       ws.per_worker += qmm::AmxWorkerBytes(*packed);
     }

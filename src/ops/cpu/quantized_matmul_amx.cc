@@ -319,10 +319,10 @@ WEBNN_AMX_TARGET void Gemm(const PackedWeights& p, const uint16_t* packed_a, siz
             _tile_stored(3, t + 16 * 32 + 16, 128);
             if ((i + 1) % kSegmentsPerAdd == 0 || i + 1 == segments) {
               const size_t i0 = i / kSegmentsPerAdd * kSegmentsPerAdd;
+              const bool first = k0 == 0 && i0 == 0, last = i + 1 == segments && k0 + steps * geo.ks == p.k;
               WEBNN_AMX_BARRIER();
               AddSegments(sums.data(), i + 1 - i0, scales + i0, c + r0 * ldc + col, ldc, std::min(kRowPair, m - r0),
-                          std::min(kPanel, cols - col), k0 == 0 && i0 == 0, i + 1 == segments && k0 + steps * geo.ks == p.k,
-                          e.bias ? e.bias + col : nullptr, e);
+                          std::min(kPanel, cols - col), first, last, e.bias ? e.bias + col : nullptr, e);
               WEBNN_AMX_BARRIER();
             }
           }
