@@ -153,6 +153,30 @@ TEST_CASE("fuse normalization: residual adds", "[passes][normalization]") {
     CHECK(LiveOps(g, {{"out", out}, {"x", x}}) == Strings{"fusedNormalization"});
     CHECK(AttrsOf(g, out).sum_output);
   }
+  for (bool builtin : {false, true}) {
+    // A bias (or scale) computed from the sum keeps the add: moved into the
+    // node, the sum would be the node's output and feed its own input (the C
+    // API fuzzer's program read a value before the step that computes it).
+    Graph g;
+    const OperandId a = g.AddInput("a", Desc({4, 8}));
+    const OperandId x = PassNode(g, OpKind::add, {a, g.AddInput("b", Desc({4, 8}))});
+    const OperandId from_sum = Mean(g, x, {0}, /*keep=*/false);  // [8], the window's shape
+    OperandId out;
+    if (builtin) {
+      auto attrs = std::make_shared<ops::LayerNormalizationAttrs>();
+      attrs->axes = std::vector<uint32_t>{1};
+      out = PassNode(g, OpKind::layerNormalization, {x, from_sum, graph::kNoOperand}, attrs);
+    } else {
+      out = WrittenNorm(g, x, Form{.axes = {1}}, graph::kNoOperand, from_sum);
+    }
+    INFO("builtin " << builtin);
+    const Strings ops = LiveOps(g, {{"out", out}});
+    CHECK(std::count(ops.begin(), ops.end(), "add") == 1);
+    CHECK(ops.size() == 3);  // add, reduceMean and the norm
+    const graph::Node& node = ProducerNode(g, out);
+    CHECK(node.inputs[0] == x);  // the sum, computed before the node
+    if (!builtin) CHECK_FALSE(AttrsOf(g, out).sum_output);
+  }
   {
     // An add that broadcasts is no residual: it stays.
     Graph g;

@@ -181,9 +181,19 @@ void Matcher::Emit(std::shared_ptr<ops::FusedNormalizationAttrs> attrs, OperandI
                    OperandId y, std::string label, std::initializer_list<const Node*> pattern,
                    PassStats& stats) {
   std::vector<OperandId> inputs{x, kNoOperand, scale, bias};
-  // A residual sum that is also the scale or bias stays an add: as the fused
-  // node's second output it would read its own output.
-  const Node* add = scale != x && bias != x ? ResidualAdd(x) : nullptr;
+  // A residual sum that the scale or bias is computed from (or is) stays an
+  // add: as the fused node's second output it would feed its own input, and
+  // the program would read it before computing it (found by the C API
+  // fuzzer: a bias of fusedElementwise ops over the sum).
+  const Node* add = ResidualAdd(x);
+  if (add) {
+    std::vector<OperandId> affine;
+    for (OperandId v : {scale, bias})
+      if (v != kNoOperand) affine.push_back(v);
+    const uint32_t sum_producer = static_cast<uint32_t>(graph_.operand(x).producer);
+    const std::vector<uint32_t> cone = graph_.NodesReaching(affine);
+    if (std::find(cone.begin(), cone.end(), sum_producer) != cone.end()) add = nullptr;
+  }
   if (add) {
     inputs[0] = add->inputs[0];
     inputs[1] = add->inputs[1];
