@@ -1,4 +1,4 @@
-// quantizedMatmul's GEMM (M > 4, the prefill) on Intel AMX tiles.
+// quantizedMatmul's GEMM (M >= kAmxMinRows, the prefill) on Intel AMX tiles.
 //
 // Why: one TDPBF16PS multiplies a 16 x 32 bfloat16 tile by a 32 x 16 one
 // into 16 x 16 float32 sums, 8,192 multiply-adds; one Xeon (Sapphire Rapids)
@@ -33,8 +33,9 @@
 // Loop nest per call: passes of up to 8 column panels (32 columns each) >
 // K chunks of ~512 rows (B of the pass and chunk, dequantized to bfloat16
 // tiles once: 256 KiB at most, in L2) > row pairs > panels > segments.
-// 128 x 896 x 4864 int4, Xeon (Sapphire Rapids) vCPU: ~3.3 ms, 340 GFLOP/s
-// (3 x 1.0 TFLOP/s of bfloat16 products, a third of the tile unit's peak):
+// 128 x 896 x 4864 int4, Xeon (Sapphire Rapids) vCPU: 3.3-3.7 ms, 300-340
+// GFLOP/s (3 x 0.9-1.0 TFLOP/s of bfloat16 products, a third of the tile
+// unit's peak):
 // the tile loads of A and B from L2 (8 KiB per 12 products) and the adds
 // take the rest.
 #include "ops/cpu/quantized_matmul_amx.h"
