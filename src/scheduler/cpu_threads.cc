@@ -48,12 +48,6 @@ Job::Job(Work work, Priority priority, size_t max_threads, std::optional<Clock::
          std::chrono::nanoseconds expected)
     : work_(std::move(work)), priority_(priority), max_threads_(max_threads), deadline_(deadline), expected_(expected) {}
 
-void Job::Wait() {
-  if (done()) return;
-  std::unique_lock<std::mutex> lock(mutex_);
-  cv_.wait(lock, [&] { return done(); });
-}
-
 std::exception_ptr Job::error() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return error_;
@@ -139,13 +133,9 @@ class CpuPool {
     // on the other looks balanced), and whole runs of the int8 matvec went
     // at 1-thread speed (0.46 against 0.23 ms, 3 of 8); asleep, the caller
     // frees its core and the next job runs spread out.
-    const JobPtr* awaited = data_from.size() == 1 && data_from[0] ? &data_from[0] : nullptr;
-    const bool alone = in_flight_.load(std::memory_order_relaxed) <= 2;
-    const bool spare_core = alone && awaited && (*awaited)->max_threads_ != 0 && (*awaited)->max_threads_ < threads_;
-    const bool short_job = alone && awaited && (*awaited)->expected_.count() != 0 &&
-                           (*awaited)->expected_ <= kShortJob && !SharingCore();
+    const Job* awaited = data_from.size() == 1 && data_from[0] ? data_from[0].get() : nullptr;
     const auto ready = [&] { return job->ready_.load(std::memory_order_acquire); };
-    if (!SpinUntil(spare_core || short_job ? kCallerSpinLong : kCallerSpin, ready)) {
+    if (!SpinUntil(CallerSpin(awaited, 1), ready)) {
       std::unique_lock<std::mutex> lock(mutex_);
       caller_ready_.wait(lock, ready);
     }
@@ -165,6 +155,17 @@ class CpuPool {
   }
 
   // Whether two pool threads ran their last chunks on the same core.
+  // How long a caller waiting for `awaited` (null: for several jobs) spins
+  // before it sleeps (see RunHere); `own`: the caller's jobs among those in
+  // flight (RunHere's job, which waits with it).
+  microseconds CallerSpin(const Job* awaited, size_t own) const {
+    const bool alone = in_flight_.load(std::memory_order_relaxed) <= own + 1;
+    const bool spare_core = alone && awaited && awaited->max_threads_ != 0 && awaited->max_threads_ < threads_;
+    const bool short_job =
+        alone && awaited && awaited->expected_.count() != 0 && awaited->expected_ <= kShortJob && !SharingCore();
+    return spare_core || short_job ? kCallerSpinLong : kCallerSpin;
+  }
+
   bool SharingCore() const {
     for (size_t i = 0; i < threads_; ++i)
       for (size_t j = i + 1; j < threads_; ++j)
@@ -536,6 +537,16 @@ bool SetCpuThreadCount(size_t threads) {
   if (g_pool) return g_pool->threads() == threads;
   g_requested_threads = std::min(threads, ThreadPool::kMaxThreads);
   return true;
+}
+
+// A waiter spins as RunHere's caller does: a dispatch's caller blocked in
+// MLContext::finish() slept through the job's end and took a futex wake-up,
+// ~35-45 us of a one-op graph's dispatch on a 2-vCPU VM.
+void Job::Wait() {
+  if (done()) return;
+  if (SpinUntil(Pool().CallerSpin(this, 0), [&] { return done(); })) return;
+  std::unique_lock<std::mutex> lock(mutex_);
+  cv_.wait(lock, [&] { return done(); });
 }
 
 size_t CpuThreadCount() { return Pool().threads(); }
