@@ -939,20 +939,65 @@ void RunDirectNchw(const KernelContext& ctx, const Conv2dGeometry& g, const Pack
   }
 }
 
-// Pointers of output pixels [p0, p0 + count) (flattened n, oy, ox) for every
-// tap: NHWC input channel 0 at the tap, or `zeros` on padding.
+// Output pixels [p0, ...) (flattened n, oy, ox) in order, for filling
+// indirection pointers: the coordinates are stepped, not divided out per
+// pixel, and the input row of each filter row ky is found once per output
+// row. Three 64-bit divisions per pixel cost as much as the pointers
+// themselves: FillPointers dividing was 36% of a 1x1 16 -> 32 NHWC conv at
+// 320x320 (Xeon), as long as the kernel; FillMergedPointers was 41% of
+// PP-OCR's NHWC stem before it stepped.
+class PixelWalk {
+ public:
+  PixelWalk(const Conv2dGeometry& g, const float* x, size_t p0) : g_(g), x_(x), rows_(g.kernel_h) {
+    const size_t ohw = size_t{g.out_h} * g.out_w;
+    n_ = p0 / ohw, oy_ = (p0 / g.out_w) % g.out_h, ox_ = p0 % g.out_w;
+    FindRows();
+  }
+  // The current pixel's first input column (before the horizontal padding).
+  int64_t ix0() const { return int64_t(ox_ * g_.stride_w) - g_.pad_left; }
+  // Filter row ky's input row (channel 0 of column 0), or null on padding.
+  const float* row(size_t ky) const { return rows_[ky]; }
+  void Next() {
+    if (++ox_ < g_.out_w) return;
+    ox_ = 0;
+    if (++oy_ == g_.out_h) oy_ = 0, ++n_;
+    FindRows();
+  }
+
+ private:
+  void FindRows() {
+    if (n_ >= g_.batch) return;  // past the last pixel
+    for (size_t ky = 0; ky < g_.kernel_h; ++ky) {
+      const int64_t iy = int64_t(oy_ * g_.stride_h + ky * g_.dilation_h) - g_.pad_top;
+      rows_[ky] = iy >= 0 && iy < g_.in_h ? x_ + (n_ * g_.in_h + size_t(iy)) * g_.in_w * g_.in_channels : nullptr;
+    }
+  }
+  const Conv2dGeometry& g_;
+  const float* x_;
+  size_t n_, oy_, ox_;
+  std::vector<const float*> rows_;
+};
+
+// Pointers of output pixels [p0, p0 + count) for every tap: NHWC input
+// channel 0 at the tap, or `zeros` on padding.
 void FillPointers(const Conv2dGeometry& g, const float* x, const float* zeros, size_t p0, size_t count,
                   const float** ind) {
-  const size_t ohw = size_t{g.out_h} * g.out_w;
-  for (size_t i = 0; i < count; ++i) {
-    const size_t pix = p0 + i;
-    const size_t n = pix / ohw, oy = (pix % ohw) / g.out_w, ox = pix % g.out_w;
+  const size_t c = g.in_channels;
+  if (g.kernel_h == 1 && g.kernel_w == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_top == 0 &&
+      g.pad_bottom == 0 && g.pad_left == 0 && g.pad_right == 0) {
+    // Output pixel p reads input pixel p (a pointwise layer: the walk's
+    // loops were still 14% of a 1x1 16 -> 32 layer at 320x320).
+    for (size_t i = 0; i < count; ++i) ind[i] = x + (p0 + i) * c;
+    return;
+  }
+  PixelWalk walk(g, x, p0);
+  for (size_t i = 0; i < count; ++i, walk.Next()) {
+    const int64_t ix0 = walk.ix0();
     for (size_t ky = 0; ky < g.kernel_h; ++ky) {
-      const int64_t iy = int64_t(oy * g.stride_h + ky * g.dilation_h) - g.pad_top;
+      const float* row = walk.row(ky);
       for (size_t kx = 0; kx < g.kernel_w; ++kx) {
-        const int64_t ix = int64_t(ox * g.stride_w + kx * g.dilation_w) - g.pad_left;
-        const bool inside = iy >= 0 && iy < g.in_h && ix >= 0 && ix < g.in_w;
-        *ind++ = inside ? x + ((n * g.in_h + iy) * g.in_w + ix) * g.in_channels : zeros;
+        const int64_t ix = ix0 + int64_t(kx * g.dilation_w);
+        *ind++ = row && ix >= 0 && ix < g.in_w ? row + size_t(ix) * c : zeros;
       }
     }
   }
@@ -966,26 +1011,12 @@ void FillPointers(const Conv2dGeometry& g, const float* x, const float* zeros, s
 void FillMergedPointers(const Conv2dGeometry& g, const float* x, const float* zeros, size_t p0, size_t count,
                         const float** ind, float* scratch) {
   const size_t c = g.in_channels, run = size_t{g.kernel_w} * c;
-  const size_t row_floats = size_t{g.in_w} * c;
-  // The pixel's coordinates are stepped, not divided out per pixel, and the
-  // tap rows of an output row are found once: with 3 channels a pixel's
-  // pointers take a few nanoseconds to fill, and three 64-bit divisions cost
-  // as much again (PP-OCR's NHWC stem, Xeon: this function was 41% of its
-  // time; stepping without the row cache left it 20% slower than with it).
-  size_t n = p0 / (size_t{g.out_h} * g.out_w), oy = (p0 / g.out_w) % g.out_h, ox = p0 % g.out_w;
-  std::vector<const float*> rows(g.kernel_h);  // tap row ky's input row at (n, oy), or null on padding
-  auto set_rows = [&] {
-    for (size_t ky = 0; ky < g.kernel_h; ++ky) {
-      const int64_t iy = int64_t(oy * g.stride_h + ky * g.dilation_h) - g.pad_top;
-      rows[ky] = iy >= 0 && iy < g.in_h ? x + (n * g.in_h + size_t(iy)) * row_floats : nullptr;
-    }
-  };
-  set_rows();
-  for (size_t i = 0; i < count; ++i) {
-    const int64_t ix0 = int64_t(ox * g.stride_w) - g.pad_left;
+  PixelWalk walk(g, x, p0);
+  for (size_t i = 0; i < count; ++i, walk.Next()) {
+    const int64_t ix0 = walk.ix0();
     const bool cols_inside = ix0 >= 0 && ix0 + int64_t(g.kernel_w) <= int64_t(g.in_w);
     for (size_t ky = 0; ky < g.kernel_h; ++ky) {
-      const float* row = rows[ky];
+      const float* row = walk.row(ky);
       if (!row) {
         *ind++ = zeros;
         continue;
@@ -1001,11 +1032,6 @@ void FillMergedPointers(const Conv2dGeometry& g, const float* x, const float* ze
       }
       *ind++ = scratch;
       scratch += run;
-    }
-    if (++ox == g.out_w) {
-      ox = 0;
-      if (++oy == g.out_h) oy = 0, ++n;
-      if (i + 1 < count) set_rows();
     }
   }
 }
