@@ -168,19 +168,27 @@ TEST_CASE("convTranspose2d NaN, infinities and signed zeros", "[device][conv_tra
 }
 
 TEST_CASE("convTranspose2d 2x2 stride 2 (pixel shuffle path)", "[device][conv_transpose2d]") {
-  // nchw, kernel == stride 2: one GEMM on the planes and an interleave; odd
-  // widths leave interleave tails, tall images make several row bands.
+  // kernel == stride 2. nchw: one GEMM on the planes and an interleave; odd
+  // widths leave interleave tails, tall images make several row bands. nhwc:
+  // a GEMM per tap row straight into the output rows; 2 * cout columns from
+  // 2 (one vector, mostly masked) to 48 and 34 (a partial last vector).
   uint64_t seed = 30;
-  for (auto layout : {MLConvTranspose2dFilterOperandLayout::kIohw, MLConvTranspose2dFilterOperandLayout::kHwoi,
-                      MLConvTranspose2dFilterOperandLayout::kOhwi}) {
-    for (MLOperandDataType type : {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16}) {
-      for (const auto& [batch, cin, h, w, cout, bias] :
-           std::vector<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, bool>>{
-               {1, 1, 1, 1, 1, false}, {2, 3, 5, 17, 4, true}, {1, 24, 70, 33, 1, true}, {1, 7, 9, 160, 24, false}}) {
-        ConvTCase c;
-        c.batch = batch, c.cin = cin, c.h = h, c.w = w, c.cout_g = cout, c.kh = c.kw = 2, c.strides = {2, 2};
-        c.filter_layout = layout, c.bias = bias, c.type = type;
-        Check(c, seed++);
+  for (const bool nhwc : {false, true}) {
+    for (auto layout : {MLConvTranspose2dFilterOperandLayout::kIohw, MLConvTranspose2dFilterOperandLayout::kHwoi,
+                        MLConvTranspose2dFilterOperandLayout::kOhwi}) {
+      for (MLOperandDataType type : {MLOperandDataType::kFloat32, MLOperandDataType::kFloat16}) {
+        for (const auto& [batch, cin, h, w, cout, bias] :
+             std::vector<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, bool>>{{1, 1, 1, 1, 1, false},
+                                                                                          {2, 3, 5, 17, 4, true},
+                                                                                          {1, 24, 70, 33, 1, true},
+                                                                                          {1, 7, 9, 160, 24, false},
+                                                                                          {2, 33, 6, 11, 17, true}}) {
+          ConvTCase c;
+          c.batch = batch, c.cin = cin, c.h = h, c.w = w, c.cout_g = cout, c.kh = c.kw = 2, c.strides = {2, 2};
+          c.nhwc = nhwc, c.filter_layout = layout, c.bias = bias, c.type = type;
+          c.constant_filter = seed % 3 != 0;
+          Check(c, seed++);
+        }
       }
     }
   }
