@@ -110,6 +110,9 @@ TEST_CASE("pooling: global windows and network-sized layers", "[device][pool2d]"
         global.default_window = true;
         global.nhwc = nhwc;
         Check(op, type, {2, 33, 7, 7}, global, 0, rng());
+        Check(op, type, {1, 96, 40, 40}, global, 0, rng());  // PP-OCR det's squeeze-and-excitation, nhwc: 6 blocks
+        Check(op, type, {2, 17, 3, 5}, global, 0.05, rng());  // NaN and infinities
+        Check(op, type, {2, 5, 50, 47}, global, 0, rng());    // nhwc sums: 2 blocks of pixels per image
         Geometry resnet{{3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, nhwc};
         Check(op, type, {1, 64, 112, 112}, resnet, 0, rng());
         Geometry s1{{5, 5}, {1, 1}, {1, 1}, {2, 2, 2, 2}, nhwc};
@@ -119,6 +122,12 @@ TEST_CASE("pooling: global windows and network-sized layers", "[device][pool2d]"
   }
   Geometry resnet{{3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}};
   Check("maxPool2d", T::kUint8, {1, 64, 112, 112}, resnet, 0, rng());
+  for (T type : {T::kInt32, T::kUint32, T::kInt64, T::kUint64, T::kInt8, T::kUint8}) {
+    Geometry global;
+    global.default_window = true;
+    global.nhwc = true;
+    Check("maxPool2d", type, {2, 21, 4, 6}, global, 0, rng());
+  }
 }
 
 TEST_CASE("cpu pooling on every SIMD target", "[cpu][pool2d]") {
