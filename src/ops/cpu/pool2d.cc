@@ -481,15 +481,21 @@ void GlobalMaxNhwc(const PoolJob& j) {
   }
 }
 
+// The items of global nhwc sums (see PoolJob): channels, pixels per image,
+// blocks of pixels per image.
+struct GlobalSumItems {
+  size_t C, pixels, blocks;
+  explicit GlobalSumItems(const PoolJob& j)
+      : C(j.g->channels), pixels(size_t{j.g->in_h} * j.g->in_w), blocks((pixels + j.pixel_block - 1) / j.pixel_block) {}
+};
+
 // Sums (kL2: of squares) of every channel over each item's pixels: the
 // image streams once, and the threads share its pixels.
 template <class E, bool kL2>
 void GlobalSumNhwc(const PoolJob& j) {
-  const Pool2dGeometry& g = *j.g;
   const hn::ScalableTag<double> d;
   const size_t N = hn::Lanes(d);
-  const size_t C = g.channels, pixels = size_t{g.in_h} * g.in_w;
-  const size_t blocks = (pixels + j.pixel_block - 1) / j.pixel_block;
+  const auto [C, pixels, blocks] = GlobalSumItems(j);
   const E* in = reinterpret_cast<const E*>(j.in);
   for (size_t item = j.i0; item < j.i1; ++item) {
     const size_t n = item / blocks, p0 = item % blocks * j.pixel_block;
@@ -511,14 +517,12 @@ void GlobalSumNhwc(const PoolJob& j) {
 // out[n][c] from the items' partial sums, added in item order.
 template <class E, bool kL2>
 void GlobalSumNhwcFinishTyped(const PoolJob& j) {
-  const Pool2dGeometry& g = *j.g;
   const hn::ScalableTag<double> d;
   const size_t N = hn::Lanes(d);
-  const size_t C = g.channels, pixels = size_t{g.in_h} * g.in_w;
-  const size_t blocks = (pixels + j.pixel_block - 1) / j.pixel_block;
+  const auto [C, pixels, blocks] = GlobalSumItems(j);
   const auto inv = hn::Set(d, 1.0 / static_cast<double>(pixels));
   E* out = reinterpret_cast<E*>(j.out);
-  for (size_t n = 0; n < g.batch; ++n)
+  for (size_t n = 0; n < j.g->batch; ++n)
     for (size_t c = 0; c < C; c += N) {
       auto sum = hn::Zero(d);
       for (size_t b = 0; b < blocks; ++b) sum = hn::Add(sum, hn::LoadU(d, j.partial + (n * blocks + b) * j.cp + c));
