@@ -27,6 +27,8 @@ struct WNNContextImpl {
   std::string deviceName;
   std::once_flag lostOnce;  // lostMessage is set once, by the first query after the loss
   std::string lostMessage;
+  std::once_flag limitsOnce;  // limits is set once, by the first opSupportLimits query
+  webnn::MLOpSupportLimits limits;
 };
 
 struct WNNTensorImpl {
