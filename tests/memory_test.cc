@@ -815,7 +815,8 @@ TEST_CASE("thread pool: an exception in a worker's chunk reaches Run's caller; t
   auto ledger = std::make_shared<memory::Ledger>("test limit", 0, nullptr);
   memory::WorkspaceSize size;
   size.AddShared<float>(16);
-  size.AddPerWorker<float>(64);
+  size.AddPerWorker<float>(32);  // a and b below: two pieces, declared as two
+  size.AddPerWorker<float>(32);
   memory::Workspace workspace(size, pool.NumThreads(), {ledger, memory::Category::kWorkspace});
   CHECK(ledger->Snapshot().at(memory::Place::kHost, memory::Category::kWorkspace).current ==
         size.shared + size.per_worker * pool.NumThreads());

@@ -1,5 +1,9 @@
 #include "memory/workspace.h"
 
+#ifdef WEBNN_SCRATCH_REDZONES
+#include <sanitizer/asan_interface.h>
+#endif
+
 #include "core/strings.h"
 #include "webnn/types.h"
 
@@ -61,6 +65,24 @@ WorkerSlotScope::~WorkerSlotScope() {
   t_slot = previous_slot_;
 }
 
+void ScratchBase::PoisonTail(uint64_t bytes, uint64_t need) {
+#ifdef WEBNN_SCRATCH_REDZONES
+  // From the next 8-byte granule (ASan's shadow) on.
+  const uint64_t from = (bytes + 7) / 8 * 8;
+  tail_ = data_ + from;
+  tail_bytes_ = need - from;
+  ASAN_POISON_MEMORY_REGION(tail_, tail_bytes_);
+#else
+  (void)bytes, (void)need;
+#endif
+}
+
+void ScratchBase::UnpoisonTail() {
+#ifdef WEBNN_SCRATCH_REDZONES
+  if (tail_) ASAN_UNPOISON_MEMORY_REGION(tail_, tail_bytes_);
+#endif
+}
+
 ScratchBase::ScratchBase(uint64_t bytes, std::string_view what) {
   const uint64_t need = ScratchBytes(bytes);
   if (need == 0) return;
@@ -68,6 +90,7 @@ ScratchBase::ScratchBase(uint64_t bytes, std::string_view what) {
   if (!ws || t_slot < 0) {
     own_ = std::make_unique<HostBlock>(need, what);
     data_ = own_->data();
+    PoisonTail(bytes, need);
     return;
   }
   const uint64_t capacity = ws->Capacity(t_slot);
@@ -82,9 +105,11 @@ ScratchBase::ScratchBase(uint64_t bytes, std::string_view what) {
   slot_ = t_slot;
   mark_ = used;
   used += need;
+  PoisonTail(bytes, need);
 }
 
 ScratchBase::~ScratchBase() {
+  UnpoisonTail();
   if (workspace_) workspace_->used_[slot_] = mark_;
 }
 

@@ -32,7 +32,28 @@ namespace webnn::memory {
 
 // Every piece of scratch starts on a cache line (and a vector's alignment).
 inline constexpr uint64_t kScratchAlign = 64;
-inline constexpr uint64_t ScratchBytes(uint64_t bytes) { return (bytes + kScratchAlign - 1) / kScratchAlign * kScratchAlign; }
+
+// Under AddressSanitizer each piece of scratch is followed by a poisoned
+// cache line while it lives, so that a kernel writing past what it took is
+// reported where it writes: within one workspace block ASan saw nothing (a
+// depthwise kernel once wrote 256 bytes past its phase planes, undetected).
+#if defined(__SANITIZE_ADDRESS__)
+#define WEBNN_SCRATCH_REDZONES 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WEBNN_SCRATCH_REDZONES 1
+#endif
+#endif
+#ifdef WEBNN_SCRATCH_REDZONES
+inline constexpr uint64_t kScratchRedzone = 64;
+#else
+inline constexpr uint64_t kScratchRedzone = 0;
+#endif
+
+// The bytes a piece of `bytes` takes from a workspace (0 for none).
+inline constexpr uint64_t ScratchBytes(uint64_t bytes) {
+  return bytes == 0 ? 0 : (bytes + kScratchAlign - 1) / kScratchAlign * kScratchAlign + kScratchRedzone;
+}
 
 // What a kernel declares. Pieces taken one after another in the same scope
 // add up; declare their sum (an upper bound is fine, too little is a bug that
@@ -125,7 +146,11 @@ class ScratchBase {
   std::byte* data_ = nullptr;
 
  private:
+  void PoisonTail(uint64_t bytes, uint64_t need);
+  void UnpoisonTail();
   Workspace* workspace_ = nullptr;
+  std::byte* tail_ = nullptr;  // the poisoned bytes after the piece (WEBNN_SCRATCH_REDZONES)
+  uint64_t tail_bytes_ = 0;
   int slot_ = 0;
   uint64_t mark_ = 0;
   // Outside any program (a microbenchmark calling a kernel directly): memory
