@@ -652,7 +652,9 @@ def render(results, cases, info, elapsed, load, command, rounds, min_time):
     w("- CPU-time ratios (1-thread rows): the same runs timed by the CPU time the engine's process got instead "
       "of wall time (Google Benchmark's process CPU time for ours, Eigen and oneDNN; for ORT the process's CPU share "
       "over the timed loop applied to its profiler time), so time the core spent on other users' work is not "
-      "charged to either engine. Read them next to the wall-time ratios when the machine is busy.")
+      "charged to either engine. Read them next to the wall-time ratios when the machine is busy. Ours include "
+      "the dispatching thread's spin while it waits in finish() for a dispatch expected to take at most 1 ms "
+      "(docs/ARCHITECTURE.md, Timeline): on such layers our 1-thread CPU time counts up to a second core.")
     if share:
         w("- Share of a core the 1-thread runs got (CPU time ÷ wall time, median; below ~0.9 means other "
           "processes took the core): " + ", ".join(f"{ENGINE_TITLE[e]} {median(v):.2f}" for e, v in sorted(share.items())) + ".")

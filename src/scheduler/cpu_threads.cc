@@ -135,7 +135,7 @@ class CpuPool {
     // frees its core and the next job runs spread out.
     const Job* awaited = data_from.size() == 1 && data_from[0] ? data_from[0].get() : nullptr;
     const auto ready = [&] { return job->ready_.load(std::memory_order_acquire); };
-    if (!SpinUntil(CallerSpin(awaited, 1), ready)) {
+    if (!SpinUntil(CallerSpin(awaited, 1, /*on_spare_core=*/true), ready)) {
       std::unique_lock<std::mutex> lock(mutex_);
       caller_ready_.wait(lock, ready);
     }
@@ -157,10 +157,12 @@ class CpuPool {
   // Whether two pool threads ran their last chunks on the same core.
   // How long a caller waiting for `awaited` (null: for several jobs) spins
   // before it sleeps (see RunHere); `own`: the caller's jobs among those in
-  // flight (RunHere's job, which waits with it).
-  microseconds CallerSpin(const Job* awaited, size_t own) const {
+  // flight (RunHere's job, which waits with it). `on_spare_core`: whether a
+  // job that leaves a core idle counts as short whatever its length.
+  microseconds CallerSpin(const Job* awaited, size_t own, bool on_spare_core) const {
     const bool alone = in_flight_.load(std::memory_order_relaxed) <= own + 1;
-    const bool spare_core = alone && awaited && awaited->max_threads_ != 0 && awaited->max_threads_ < threads_;
+    const bool spare_core =
+        on_spare_core && alone && awaited && awaited->max_threads_ != 0 && awaited->max_threads_ < threads_;
     const bool short_job =
         alone && awaited && awaited->expected_.count() != 0 && awaited->expected_ <= kShortJob && !SharingCore();
     return spare_core || short_job ? kCallerSpinLong : kCallerSpin;
@@ -539,12 +541,15 @@ bool SetCpuThreadCount(size_t threads) {
   return true;
 }
 
-// A waiter spins as RunHere's caller does: a dispatch's caller blocked in
-// MLContext::finish() slept through the job's end and took a futex wake-up,
-// ~35-45 us of a one-op graph's dispatch on a 2-vCPU VM.
+// A waiter spins as RunHere's caller does for a short job: a dispatch's
+// caller blocked in MLContext::finish() slept through the job's end and took
+// a futex wake-up, ~35-45 us of a one-op graph's dispatch on a 2-vCPU VM. Not
+// for long ones on a spare core (as RunHere's): a 1-thread context's caller
+// then spun 1.5 ms of a 1.7 ms conv on the other core, doubling the
+// process's CPU time for 2% of wall time.
 void Job::Wait() {
   if (done()) return;
-  if (SpinUntil(Pool().CallerSpin(this, 0), [&] { return done(); })) return;
+  if (SpinUntil(Pool().CallerSpin(this, 0, /*on_spare_core=*/false), [&] { return done(); })) return;
   std::unique_lock<std::mutex> lock(mutex_);
   cv_.wait(lock, [&] { return done(); });
 }
