@@ -68,6 +68,13 @@ namespace webnn::ops::cpu {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// The identity of max: -inf for floats, the type's lowest value otherwise.
+template <class T>
+HWY_INLINE T MaxIdentity() {
+  if constexpr (std::is_floating_point_v<T>) return -std::numeric_limits<T>::infinity();
+  else return std::numeric_limits<T>::lowest();
+}
+
 // NaN-propagating max for floats (hn::Max returns either operand for NaN on x86).
 template <class D, class V>
 HWY_INLINE V NanMax(D, V a, V b) {
@@ -132,9 +139,7 @@ void MaxRowNchw(const Pool2dGeometry& g, const E* plane, E* dst, uint32_t oy, Wi
   const hn::RebindToSigned<decltype(d)> di;
   const size_t N = hn::Lanes(d);
   const Taps ty = ValidTaps(oy, g.stride_h, g.dilation_h, g.pad_top, g.window_h, g.in_h);
-  T lowest;
-  if constexpr (std::is_floating_point_v<T>) lowest = -std::numeric_limits<T>::infinity();
-  else lowest = std::numeric_limits<T>::lowest();
+  const T lowest = MaxIdentity<T>();
   const auto id = hn::Set(d, lowest);
   // Vertical: buf[pad_left + x] = max over valid rows.
   T* row = buf + g.pad_left;
@@ -178,9 +183,7 @@ void MaxPoolNchw(const PoolJob& j) {
   const hn::ScalableTag<T> d;
   const size_t N = hn::Lanes(d);
   std::vector<T> buf(RowBufferSize(g, N));
-  T lowest;
-  if constexpr (std::is_floating_point_v<T>) lowest = -std::numeric_limits<T>::infinity();
-  else lowest = std::numeric_limits<T>::lowest();
+  const T lowest = MaxIdentity<T>();
   std::fill(buf.begin(), buf.end(), lowest);
   // Output columns whose window lies entirely in the padding: 0.
   std::vector<uint32_t> empty_x;
@@ -271,9 +274,7 @@ void GlobalMaxNchw(const PoolJob& j) {
   const hn::ScalableTag<T> d;
   const size_t N = hn::Lanes(d);
   const size_t n = size_t{g.in_h} * g.in_w;
-  T lowest;
-  if constexpr (std::is_floating_point_v<T>) lowest = -std::numeric_limits<T>::infinity();
-  else lowest = std::numeric_limits<T>::lowest();
+  const T lowest = MaxIdentity<T>();
   const auto id = hn::Set(d, lowest);
   const E* in = reinterpret_cast<const E*>(j.in);
   E* out = reinterpret_cast<E*>(j.out);
@@ -355,9 +356,7 @@ void MaxPoolNhwc(const PoolJob& j) {
   const hn::ScalableTag<T> d;
   const size_t N = hn::Lanes(d);
   const size_t C = g.channels;
-  T lowest;
-  if constexpr (std::is_floating_point_v<T>) lowest = -std::numeric_limits<T>::infinity();
-  else lowest = std::numeric_limits<T>::lowest();
+  const T lowest = MaxIdentity<T>();
   const auto id = hn::Set(d, lowest);
   const E* in = reinterpret_cast<const E*>(j.in);
   E* out = reinterpret_cast<E*>(j.out);
@@ -455,9 +454,7 @@ void GlobalMaxNhwc(const PoolJob& j) {
   const size_t N = hn::Lanes(d);
   const size_t C = g.channels, pixels = size_t{g.in_h} * g.in_w;
   const size_t blocks = (C + j.channel_block - 1) / j.channel_block;
-  T lowest;
-  if constexpr (std::is_floating_point_v<T>) lowest = -std::numeric_limits<T>::infinity();
-  else lowest = std::numeric_limits<T>::lowest();
+  const T lowest = MaxIdentity<T>();
   const E* in = reinterpret_cast<const E*>(j.in);
   E* out = reinterpret_cast<E*>(j.out);
   for (size_t item = j.i0; item < j.i1; ++item) {
