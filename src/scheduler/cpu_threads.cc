@@ -154,7 +154,6 @@ class CpuPool {
     if (error) std::rethrow_exception(error);
   }
 
-  // Whether two pool threads ran their last chunks on the same core.
   // How long a caller waiting for `awaited` (null: for several jobs) spins
   // before it sleeps (see RunHere); `own`: the caller's jobs among those in
   // flight (RunHere's job, which waits with it). `on_spare_core`: whether a
@@ -168,6 +167,7 @@ class CpuPool {
     return spare_core || short_job ? kCallerSpinLong : kCallerSpin;
   }
 
+  // Whether two pool threads ran their last chunks on the same core.
   bool SharingCore() const {
     for (size_t i = 0; i < threads_; ++i)
       for (size_t j = i + 1; j < threads_; ++j)
