@@ -407,15 +407,22 @@ void RunPixelShufflePlanes(const KernelContext& ctx, const ConvTranspose2dGeomet
   });
 }
 
+// Whether a pixel shuffle (IsPixelShuffle) runs on nchw planes
+// (RunPixelShufflePlanes) rather than nhwc rows (RunPixelShuffleNhwc).
+bool ShuffleOnPlanes(const ConvTranspose2dAttrs& attrs, const ConvTranspose2dGeometry& g) {
+  return attrs.inputLayout == MLInputOperandLayout::kNchw || g.out_channels == 1;
+}
+
 // Tap row ky's filter for RunPixelShuffleNhwc: columns (kx, o), 2 * cout of
-// them, packed in IgemmNhwc panels [block][i][nv * lanes]; nv, and floats
-// per tap row.
+// them, packed in IgemmNhwc panels [block][i][nv * lanes]; nv, floats per tap
+// row, and floats of the bias as IgemmNhwc reads it (whole blocks).
 struct ShuffleNhwcPacking {
-  size_t nv, row_floats;
+  size_t nv, row_floats, bias_floats;
   ShuffleNhwcPacking(const ConvTranspose2dGeometry& g, const Tiling& t) {
     const size_t n2 = 2 * size_t{g.out_channels};
     nv = ChooseNv(n2, t);
-    row_floats = CeilDiv(n2, nv * t.lanes) * g.in_channels * nv * t.lanes;
+    bias_floats = RoundUp(n2, nv * t.lanes);
+    row_floats = bias_floats * g.in_channels;
   }
 };
 
@@ -445,7 +452,7 @@ void RunPixelShuffleNhwc(const KernelContext& ctx, const ConvTranspose2dGeometry
           const size_t col = kx * cout + o;
           w[ky * pk.row_floats + (col / nb) * cin * nb + i * nb + col % nb] = f(i, o, ky, kx);
         }
-  const memory::Scratch<float> b2(bias ? RoundUp(n2, nb) : 0, 0.0f, "convTranspose2d: the bias per tap row");
+  const memory::Scratch<float> b2(bias ? pk.bias_floats : 0, 0.0f, "convTranspose2d: the bias per tap row");
   if (bias)
     for (size_t c = 0; c < n2; ++c) b2[c] = bias[c % cout];
   const size_t rows = size_t{g.batch} * g.in_h;
@@ -484,11 +491,11 @@ memory::WorkspaceSize ConvTranspose2dWorkspace(const ConvTranspose2dAttrs& attrs
   if (f16) ws.AddShared<float>(input_elements), ws.AddShared<float>(output_elements);
   memory::WorkspaceSize shuffle, general;
   const bool pixel_shuffle = IsPixelShuffle(g);
-  const bool planes = nchw || g.out_channels == 1;  // RunPixelShufflePlanes (else RunPixelShuffleNhwc)
+  const bool planes = ShuffleOnPlanes(attrs, g);
   if (pixel_shuffle && !planes) {
     const ShuffleNhwcPacking pk(g, GetTiling());
     shuffle.AddShared<float>(2 * pk.row_floats);
-    shuffle.AddShared<float>(RoundUp(2 * size_t{g.out_channels}, pk.nv * GetTiling().lanes));
+    shuffle.AddShared<float>(pk.bias_floats);
     shuffle.AddPerWorker<const float*>(g.in_w);
   }
   if (pixel_shuffle && planes) {
@@ -557,7 +564,7 @@ void RunConvTranspose2d(const KernelContext& ctx) {
   const memory::Scratch<float> y32(f16 ? output.elements() : 0, "convTranspose2d: float32 output");
   if (IsPixelShuffle(g)) {
     float* y = f16 ? y32.data() : output.as<float>();
-    if (nchw || g.out_channels == 1) RunPixelShufflePlanes(ctx, g, attrs, filter, bias, x, /*x_nhwc=*/!nchw, y);
+    if (ShuffleOnPlanes(attrs, g)) RunPixelShufflePlanes(ctx, g, attrs, filter, bias, x, /*x_nhwc=*/!nchw, y);
     else RunPixelShuffleNhwc(ctx, g, attrs, filter, bias, x, y);
     ApplyFusedActivation(attrs.activation, y, output.elements(), ctx.parallel);
     if (f16) ConvertF32ToF16(y, output.as<uint16_t>(), output.elements(), ctx.parallel);

@@ -602,17 +602,20 @@ namespace {
 // at most 64 items per image), and floats64 per item's partial sums (a
 // multiple of any target's float64 lanes).
 size_t GlobalPixelBlock(size_t pixels) { return std::max<size_t>(2048, (pixels + 63) / 64); }
+size_t GlobalPixelBlocks(size_t pixels) { return (pixels + GlobalPixelBlock(pixels) - 1) / GlobalPixelBlock(pixels); }
 size_t GlobalPartialStride(size_t channels) { return (channels + 63) / 64 * 64; }
 
 std::shared_ptr<const void> PreparePool2d(const PrepareContext& ctx) {
   const auto& attrs = AttrsAs<Pool2dAttrs>(ctx.attrs);
   if (ctx.op == OpKind::maxPool2d || attrs.layout != MLInputOperandLayout::kNhwc) return nullptr;
-  // The partial sums of global pooling (RunPool2d), for these shapes or any
-  // smaller (the count grows with batch, pixels and channels).
+  // Static shapes: only a global window takes the partial sums (RunPool2d).
+  if (ctx.static_shapes &&
+      !IsGlobalWindow(ComputePool2dGeometry(attrs, ctx.inputs[0].shape, ctx.outputs[0].shape)))
+    return nullptr;
+  // For these shapes, or any smaller (the count grows with batch, pixels and
+  // channels).
   const std::vector<uint32_t>& s = ctx.inputs[0].shape;  // n h w c
-  const size_t pixels = size_t{s[1]} * s[2];
-  ctx.workspace.AddShared<double>(size_t{s[0]} * ((pixels + GlobalPixelBlock(pixels) - 1) / GlobalPixelBlock(pixels)) *
-                                  GlobalPartialStride(s[3]));
+  ctx.workspace.AddShared<double>(size_t{s[0]} * GlobalPixelBlocks(size_t{s[1]} * s[2]) * GlobalPartialStride(s[3]));
   return nullptr;
 }
 
@@ -628,7 +631,7 @@ void RunPool2d(const KernelContext& ctx) {
   PoolJob base{ctx.op, input.type, input.data, out.data, &g, nhwc, 0, 0};
   if (global_max) base.channel_block = HWY_DYNAMIC_DISPATCH(GlobalNhwcChannels)();
   if (global_sum) base.pixel_block = GlobalPixelBlock(pixels);
-  const size_t pixel_blocks = global_sum ? (pixels + base.pixel_block - 1) / base.pixel_block : 0;
+  const size_t pixel_blocks = global_sum ? GlobalPixelBlocks(pixels) : 0;
   // Items are output rows: (plane, oy) for nchw, (batch, oy) for nhwc; global
   // nhwc: see PoolJob.
   const size_t items = global_max ? size_t{g.batch} * ((g.channels + base.channel_block - 1) / base.channel_block)
@@ -638,7 +641,7 @@ void RunPool2d(const KernelContext& ctx) {
   const size_t row_work = global_max   ? pixels * base.channel_block
                           : global_sum ? base.pixel_block * g.channels
                                        : size_t{g.out_w} * g.window_h * g.window_w * (nhwc ? g.channels : 1) + g.in_w;
-  base.cp = GlobalPartialStride(g.channels);
+  if (global_sum) base.cp = GlobalPartialStride(g.channels);
   const memory::Scratch<double> partial(global_sum ? items * base.cp : 0, "pool2d: partial sums of a global pool");
   base.partial = partial.data();
   ctx.parallel.Run(items, std::max<size_t>(1, 32768 / std::max<size_t>(row_work, 1)), [&](size_t b, size_t e) {
