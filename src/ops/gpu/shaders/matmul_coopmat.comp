@@ -18,15 +18,16 @@
 // loads' latency hides behind them. Rows of shared memory are padded by one
 // word (80 and 272 bytes) so that fragment loads spread over the banks.
 //
-// Measured on an H100 (2026-11-26): 4096^3 at 29 TFLOP/s, 4.4 % of the
-// cooperative-matrix probe's 654 TFLOP/s, against 22 TFLOP/s through the
-// float32 tiles; where the time goes is not yet known (no profiler has run on
-// it: candidates are the fragment loads from a uvec4 shared array, one
-// workgroup per multiprocessor at 27 KiB of shared memory, and no overlap of
-// the shared-memory stores with the products). Not register spills of the
-// fragment arrays: with every fragment loop marked [[unroll]] the same
-// product took 4.52 ms against 4.60 ms (two lent H100s, 2026-11-26), so
-// that was dropped.
+// Measured on an H100 (device time, 4096^3): with the 4x2 accumulators in an
+// array (acc[i][j], even under [[unroll]]) this ran at 29-30 TFLOP/s, the
+// float32 FMA rate, whatever else changed: fragments loaded once outside the
+// K loop, no global loads, uint or uvec4 shared arrays, fragments straight
+// from global memory: all 27-36 TFLOP/s (2026-11-28). With the accumulators
+// and fragments as separate variables (the cooperative-matrix probe's form)
+// it runs at 125 TFLOP/s (1.10 ms), 19 % of the probe's 649 TFLOP/s; 8192^3
+// at 136 TFLOP/s, 21 %. What holds it there is not yet measured (no profiler
+// reads a Vulkan shader there); the next candidates, K steps of 64 and a
+// 64x64 part per subgroup, are on the branch exp/gpu-coopmat-shapes.
 //
 // Edges: a word that lies partly or wholly outside the matrix, or when the
 // rows are not whole 16-byte words, is gathered element by element, padded
@@ -59,6 +60,8 @@ shared float staged[8u * 256u];  // one 16x16 float32 block per subgroup
 #define FRAG fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>
 #define ACC fcoopmatNV<32, gl_ScopeSubgroup, 16, 16>
 
+uint g_o_off;  // this batch's output offset (elements)
+
 // 8 float16 of a row from `start` (elements from the binding's start), those
 // at or past `valid` replaced by `pad` (bits). A pads with -0 and B with +0,
 // so a padded product is -0 and leaves a sum of -0 products -0, as the
@@ -82,16 +85,34 @@ uvec4 GatherB(uint start, uint valid) {
   return uvec4(w[0], w[1], w[2], w[3]);
 }
 
-void main() {
-  const uint M = P(0), N = P(1), K = P(2);
-  const uint a_rs = P(3), b_rs = P(5);
+// Block (i, j) of this subgroup's part, through its staging block: every
+// element with its own bounds check, alpha, beta * C and the epilogue.
+void StoreBlock(ACC acc, uint m0, uint n0, uint i, uint j) {
+  const uint M = P(0), N = P(1);
   const float alpha = PF(7), beta = PF(8);
   const bool has_c = P(9) != 0u;
   const uint c_rs = P(10), c_cs = P(11);
+  const uint sg = gl_SubgroupID, lane = gl_SubgroupInvocationID, sg_m = sg / 4u, sg_n = sg % 4u;
+  coopMatStoreNV(acc, staged, sg * 256u, 16u, false);
+  subgroupMemoryBarrierShared();
+  subgroupBarrier();
+  for (uint e = lane; e < 256u; e += gl_SubgroupSize) {
+    const uint gm = m0 + sg_m * 64u + i * 16u + e / 16u, gn = n0 + sg_n * 32u + j * 16u + e % 16u;
+    if (gm >= M || gn >= N) continue;
+    float v = alpha * staged[sg * 256u + e];
+    if (has_c) v += beta * float(c[BASE(4) + gm * c_rs + gn * c_cs]);
+    o[g_o_off + gm * N + gn] = float16_t(Epilogue(v));
+  }
+  subgroupBarrier();
+}
+
+void main() {
+  const uint M = P(0), N = P(1), K = P(2);
+  const uint a_rs = P(3), b_rs = P(5);
   const uint batches = P(12), batch_rank = P(13);
-  const uint ba = BASE(1), bb = BASE(2), bo = BASE(3), bc = BASE(4);
+  const uint ba = BASE(1), bb = BASE(2), bo = BASE(3);
   const uint t = gl_LocalInvocationIndex;
-  const uint sg = gl_SubgroupID, lane = gl_SubgroupInvocationID;
+  const uint sg = gl_SubgroupID;
   const uint sg_m = sg / 4u, sg_n = sg % 4u;  // this subgroup's 64x32 part: rows 64 sg_m, columns 32 sg_n
   const uint tiles_n = (N + kTile - 1u) / kTile, tiles_m = (M + kTile - 1u) / kTile;
 
@@ -107,13 +128,15 @@ void main() {
     // Whole words: each row starts on a 16-byte word.
     const bool a_words = (a_off % 8u) == 0u && (a_rs % 8u) == 0u;
     const bool b_words = (b_off % 8u) == 0u && (b_rs % 8u) == 0u;
-    const uint o_off = bo + batch * M * N;
+    g_o_off = bo + batch * M * N;
     for (uint tm = gl_WorkGroupID.y; tm < tiles_m; tm += gl_NumWorkGroups.y) {
       for (uint tn = gl_WorkGroupID.x; tn < tiles_n; tn += gl_NumWorkGroups.x) {
         const uint m0 = tm * kTile, n0 = tn * kTile;
-        ACC acc[4][2];
-        for (uint i = 0u; i < 4u; ++i)
-          for (uint j = 0u; j < 2u; ++j) acc[i][j] = ACC(uintBitsToFloat(0x80000000u));
+        // The accumulators as variables, not an array: the driver keeps
+        // them in registers (an array of them, even indexed by constants,
+        // ran at the float32 FMA rate on an H100).
+        const ACC zero = ACC(uintBitsToFloat(0x80000000u));
+        ACC c00 = zero, c01 = zero, c10 = zero, c11 = zero, c20 = zero, c21 = zero, c30 = zero, c31 = zero;
 
         // This invocation's words: of A, rows (t + 256 r) / 4, word (t % 4);
         // of B, rows (t + 256 r) / 16, word (t % 16).
@@ -143,34 +166,25 @@ void main() {
           }
           if (k0 > 0u) {  // the products of the step now in shared memory
             for (uint kk = 0u; kk < kStepK / 16u; ++kk) {
-              FRAG fb[2];
-              for (uint j = 0u; j < 2u; ++j)
-                coopMatLoadNV(fb[j], tile_b, (kk * 16u) * kBStride + (sg_n * 32u + j * 16u) / 8u, kBStride, false);
-              for (uint i = 0u; i < 4u; ++i) {
-                FRAG fa;
-                coopMatLoadNV(fa, tile_a, (sg_m * 64u + i * 16u) * kAStride + kk * 2u, kAStride, false);
-                for (uint j = 0u; j < 2u; ++j) acc[i][j] = coopMatMulAddNV(fa, fb[j], acc[i][j]);
-              }
+              FRAG fa, fb0, fb1;
+              coopMatLoadNV(fb0, tile_b, (kk * 16u) * kBStride + (sg_n * 32u) / 8u, kBStride, false);
+              coopMatLoadNV(fb1, tile_b, (kk * 16u) * kBStride + (sg_n * 32u + 16u) / 8u, kBStride, false);
+              // Row block i of this subgroup's part times both column blocks.
+#define MMA_ROW(i, x0, x1)                                                                   \
+  coopMatLoadNV(fa, tile_a, (sg_m * 64u + i * 16u) * kAStride + kk * 2u, kAStride, false); \
+  x0 = coopMatMulAddNV(fa, fb0, x0);                                                         \
+  x1 = coopMatMulAddNV(fa, fb1, x1);
+              MMA_ROW(0u, c00, c01) MMA_ROW(1u, c10, c11) MMA_ROW(2u, c20, c21) MMA_ROW(3u, c30, c31)
+#undef MMA_ROW
             }
           }
         }
 
         // Out through this subgroup's staging block, element by element.
-        for (uint i = 0u; i < 4u; ++i) {
-          for (uint j = 0u; j < 2u; ++j) {
-            coopMatStoreNV(acc[i][j], staged, sg * 256u, 16u, false);
-            subgroupMemoryBarrierShared();
-            subgroupBarrier();
-            for (uint e = lane; e < 256u; e += gl_SubgroupSize) {
-              const uint gm = m0 + sg_m * 64u + i * 16u + e / 16u, gn = n0 + sg_n * 32u + j * 16u + e % 16u;
-              if (gm >= M || gn >= N) continue;
-              float v = alpha * staged[sg * 256u + e];
-              if (has_c) v += beta * float(c[bc + gm * c_rs + gn * c_cs]);
-              o[o_off + gm * N + gn] = float16_t(Epilogue(v));
-            }
-            subgroupBarrier();
-          }
-        }
+        StoreBlock(c00, m0, n0, 0u, 0u); StoreBlock(c01, m0, n0, 0u, 1u);
+        StoreBlock(c10, m0, n0, 1u, 0u); StoreBlock(c11, m0, n0, 1u, 1u);
+        StoreBlock(c20, m0, n0, 2u, 0u); StoreBlock(c21, m0, n0, 2u, 1u);
+        StoreBlock(c30, m0, n0, 3u, 0u); StoreBlock(c31, m0, n0, 3u, 1u);
       }
     }
   }
