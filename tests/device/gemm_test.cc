@@ -170,6 +170,17 @@ TEST_CASE("gemm large products", "[device][gemm]") {
   half.type = MLOperandDataType::kFloat16;
   half.constant_b = true;
   cases.push_back(half);
+  // Enough 64x128 tiles (16 x 17) for the gpu's matmul_wide, both operands
+  // transposed and not.
+  GemmCase wide = big;
+  wide.m = 1000;
+  wide.n = 2050;
+  wide.k = 21;
+  wide.c = {2050};
+  for (int v = 0; v < 2; ++v) {
+    wide.a_transpose = wide.b_transpose = v == 1;
+    cases.push_back(wide);
+  }
   uint64_t seed = 31;
   for (const auto& c : cases) Check(c, seed++);
 }

@@ -147,6 +147,11 @@ TEST_CASE("matmul large products, GEMV and packed-B shapes", "[device][matmul]")
       {{200, 72}, {72, 264}, MLOperandDataType::kFloat16, true},
       {{3, 136, 256}, {3, 256, 200}, MLOperandDataType::kFloat16, false},
       {{129, 1000}, {1000, 128}, MLOperandDataType::kFloat16, false},
+      // The gpu's 64x128 tile (matmul_wide, taken from 256 such tiles on):
+      // 16 x 17 and 9 x 9 x 4 tiles, partial last rows and columns, short K.
+      {{1000, 19}, {19, 2050}, MLOperandDataType::kFloat32, false},
+      {{1000, 19}, {19, 2050}, MLOperandDataType::kFloat32, true},
+      {{4, 520, 12}, {4, 12, 1100}, MLOperandDataType::kFloat16, false},
   };
   uint64_t seed = 11;
   for (const auto& c : cases) Check(c, seed++);
