@@ -94,18 +94,27 @@ void SetProductShader(GpuDispatch& d, const GpuStepInfo& step, uint32_t m, uint3
   // fast as more. A GPU needs the workgroups instead: on an H100 16 words
   // left [1, 4096] x [4096, 4096] with 8 workgroups for 132 multiprocessors
   // (229 GB/s of ~2.6 TB/s), so there the words shrink (to 1) until there
-  // are kGpuGroups strips.
+  // are kGpuGroups strips, and for one row of A the lanes of a slice too (8
+  // to 4): 1 word and 8 lanes still left 64 (float16) or 128 (float32)
+  // workgroups, 1.63 and 1.96 TB/s; 4 lanes gave 2.15 and 2.14 TB/s, 82 % and
+  // 81 % of the copy probe (2026-11-28). With 16 rows of A, 4 lanes were
+  // slower in float32 (0.30 against 0.23 ms), and on lavapipe at M = 1 too
+  // (30 against 25 ms), so neither changes.
   constexpr uint64_t kGpuGroups = 256;
   uint32_t rows = 1;
   while (rows < m) rows *= 2;
   uint32_t words = std::clamp<uint32_t>(32 / rows, 4, 16);
+  uint32_t lanes = 8;
   const uint32_t word_elements = type == DataType::kFloat16 ? 8 : 4;
-  auto strips = [&](uint32_t w) { return (n + 8 * w * word_elements - 1) / (8 * w * word_elements); };
-  if (!step.cpu_implementation)
+  auto strips = [&](uint32_t w) { return (n + lanes * w * word_elements - 1) / (lanes * w * word_elements); };
+  if (!step.cpu_implementation) {
     while (words > 1 && uint64_t{strips(words)} * batches < kGpuGroups) words /= 2;
+    if (rows == 1)
+      while (lanes > 4 && uint64_t{strips(words)} * batches < kGpuGroups) lanes /= 2;
+  }
   d.shader = core::StrCat("matmul_vec.", TypeSuffix(type));
   d.constants.resize(2);  // 0 and 1: the epilogue's (AddEpilogue)
-  d.constants.insert(d.constants.end(), {rows, words});
+  d.constants.insert(d.constants.end(), {rows, words, lanes});
   d.groups = {std::min<uint32_t>(strips(words), 65535), (m + rows - 1) / rows, batch_groups};
 }
 

@@ -7,15 +7,15 @@
 // rows that do not exist.
 //
 // Layout: a workgroup owns a strip of output columns. Its 256 threads are
-// kSlices = 32 slices of kLanes = 8 lanes: the lanes of a slice read
-// consecutive 16-byte words of a row of B (lane l reads words l, l + 8, ...
-// of the strip, kWords of them), the slices split K (slice s reads rows
-// 4s..4s+3, then 128 rows further on; rows s, s + 32, ... on the element
-// path). Each B value serves kRows rows of A;
-// M is walked in passes of kRows. The slices' partial sums are then added in
-// shared memory, in slice order. (A subgroup reduction would add lanes, i.e.
-// different columns: the partial sums of one column live in different slices,
-// so none is used and no subgroup feature is needed.)
+// kSlices = 256 / kLanes slices of kLanes lanes: the lanes of a slice read
+// consecutive 16-byte words of a row of B (lane l reads words l, l + kLanes,
+// ... of the strip, kWords of them), the slices split K (slice s reads rows
+// 4s..4s+3, then 4 kSlices rows further on; rows s, s + kSlices, ... on the
+// element path). Each B value serves kRows rows of A; M is walked in passes
+// of kRows. The slices' partial sums are then added in shared memory, as a
+// tree over the slices. (A subgroup reduction would add lanes, i.e.
+// different columns: the partial sums of one column live in different
+// slices, so none is used and no subgroup feature is needed.)
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 #define EPILOGUE_PARAMS 32
@@ -23,11 +23,15 @@
 layout(local_size_x = 256) in;
 
 // Specialization constants 0 and 1 and P(32..38) are the fused epilogue's
-// (epilogue.glsl); 2 and 3 shape the product (matmul.cc chooses them from M).
+// (epilogue.glsl); 2, 3 and 4 shape the product (matmul.cc chooses them).
 layout(constant_id = 2) const uint kRows = 1;   // rows of A per pass
 layout(constant_id = 3) const uint kWords = 4;  // words of B per thread and row
-// 8 lanes: lavapipe's subgroup, and on a GPU a 128-byte segment per slice.
-const uint kLanes = 8, kSlices = 256 / kLanes;
+// Lanes per slice, a power of two (matmul.cc picks 8 or 4): 8 is lavapipe's
+// subgroup, and on a GPU a 128-byte segment per slice; 4 make narrower
+// strips, hence more workgroups, where N alone gives too few to keep a GPU's
+// memory busy.
+layout(constant_id = 4) const uint kLanes = 8;
+const uint kSlices = 256 / kLanes;
 
 // A 16-byte word of B holds 4 float32 or 8 float16 values. Wide loads matter
 // on lavapipe, which loads a non-uniform address one invocation at a time in
@@ -144,11 +148,18 @@ void main() {
             for (uint j = 0u; j < kShared; ++j)
               if (j0 + j < kWords * kVec4s) partial[t * kShared + j] = acc[r][j0 + j];
             barrier();
-            if (slice == 0u)
-              for (uint q = 1u; q < kSlices; ++q)
+            // A tree over the slices (kSlices is a power of two): at each
+            // level slices [0, h) add [h, 2 h) and write back their
+            // sums; reads and writes of one level touch disjoint slices.
+            for (uint h = kSlices / 2u; h > 0u; h /= 2u) {
+              if (slice < h)
                 for (uint j = 0u; j < kShared; ++j)
-                  if (j0 + j < kWords * kVec4s) acc[r][j0 + j] += partial[(q * kLanes + lane) * kShared + j];
-            barrier();
+                  if (j0 + j < kWords * kVec4s) {
+                    acc[r][j0 + j] += partial[((slice + h) * kLanes + lane) * kShared + j];
+                    partial[t * kShared + j] = acc[r][j0 + j];
+                  }
+              barrier();
+            }
           }
           const uint gm = m0 + r;
           if (slice == 0u && gm < M) {
