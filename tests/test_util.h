@@ -66,7 +66,7 @@ std::optional<MLDeviceType> ParseDeviceName(const std::string& name);
 void SetDeviceUnderTest(MLDeviceType device);
 
 // Whether the device under test keeps float32 denormals (ops::FloatBehaviour:
-// an NVIDIA GPU flushes them), and whether its matmul/gemm of `type` gives -0
+// an NVIDIA GPU may flush them), and whether its matmul/gemm of `type` gives -0
 // for a sum of -0 products.
 bool DeviceKeepsFloat32Denormals();
 // Whether conv2d's subnormal float32 filter values count as such on the

@@ -140,14 +140,18 @@ struct DeviceFusions {
 // float32 in ways WPT's tolerances allow: the test suite compares with these
 // in mind, and `webnn info` and the docs say so.
 struct FloatBehaviour {
-  // float32 denormals kept as inputs and results (an NVIDIA GPU's Vulkan
-  // driver flushes them and offers no mode that keeps them).
+  // float32 denormals kept as inputs and results. False: they may be
+  // flushed. An NVIDIA GPU's Vulkan driver offers no mode that keeps them and
+  // flushes them in some instructions, not in others (on an H100 exp's
+  // subnormal results were flushed, conv2d's subnormal filter values kept).
   bool float32_denormals = true;
   // conv2d's float32 filter values that are subnormal take part as such (the
   // cpu device packs them as zeros: on an Intel Xeon a conv whose weights are
   // all subnormal ran 100x slower, an FMA that reads one taking a microcode
   // assist; PP-OCR rec's SE convs have 22% of them). Their products are below
   // float32 resolution next to any normal term unless inputs are ~1e30.
+  // False on a device without float32_denormals means they may be read
+  // either way.
   bool float32_denormal_filters = true;
   // The float types whose matmul and gemm give -0 for a sum of -0 products,
   // as the reference's dot product does (it starts at -0.0). The cpu kernels
