@@ -6,16 +6,41 @@
 # few minutes (a session's `device` tool): build here, carry the binaries.
 #
 #   scripts/gpu-check.sh OUTDIR
+#   scripts/gpu-check.sh --packed WORKDIR   (on a lent machine: scripts/gpu-pack.sh)
 #
 # Reads BUILD_DIR (default build): tools/webnn, tests/webnn_tests,
 # bench/webnn_gpu_bench, and tests/models (what scripts/models.sh left there:
 # the converted graphs, their inputs and ONNX Runtime's outputs in ort/).
+# With --packed it first installs the Vulkan loader from .gl/, unpacks .dev/
+# into WORKDIR as such a build and writes the reports to $OUT (the device
+# tool's folder that comes back).
 # BENCH_FILTER narrows the benchmarks; TEST_TIMEOUT, BENCH_TIMEOUT limit the
-# suite and the benchmarks (seconds); SHARDS splits the suite into processes. Writes OUTDIR/{info,tests,conformance,
-# models,bench}.txt and bench.json; prints a summary.
+# suite and the benchmarks (seconds); SHARDS splits the suite into processes
+# (default: the cores less two, at least 4). Writes OUTDIR/{info,tests,
+# conformance,models,bench}.txt and bench.json; prints a summary.
 set -uo pipefail
-OUT=${1:?usage: scripts/gpu-check.sh OUTDIR}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+if [ "${1:-}" = --packed ]; then
+  WORK=${2:?usage: scripts/gpu-check.sh --packed WORKDIR}
+  OUT=${OUT:?--packed writes to the folder named by OUT (the device tool sets it)}
+  for f in "$ROOT"/.gl/*.deb; do [ -e "$f" ] && dpkg -x "$f" /; done
+  ldconfig
+  # The NVIDIA driver's ICD is mounted outside the loader's search path.
+  icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+  [ -f "$icd" ] && export VK_DRIVER_FILES=$icd
+  export LD_LIBRARY_PATH=$ROOT/.dev/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  mkdir -p "$WORK/tools" "$WORK/tests/models" "$WORK/bench"
+  xz -dc "$ROOT/.dev/bin/webnn.xz" > "$WORK/tools/webnn"
+  xz -dc "$ROOT/.dev/bin/webnn_tests.xz" > "$WORK/tests/webnn_tests"
+  xz -dc "$ROOT/.dev/bin/webnn_gpu_bench.xz" > "$WORK/bench/webnn_gpu_bench"
+  chmod +x "$WORK/tools/webnn" "$WORK/tests/webnn_tests" "$WORK/bench/webnn_gpu_bench"
+  if [ -f "$ROOT/.dev/models.tar.xz" ]; then
+    (cd "$WORK/tests/models" && xz -dc "$ROOT/.dev/models.tar.xz" | tar xf - && cp det.weights det_640.weights)
+  fi
+  BUILD_DIR=$WORK
+else
+  OUT=${1:?usage: scripts/gpu-check.sh OUTDIR}
+fi
 BUILD=${BUILD_DIR:-$ROOT/build}
 MODELS=$BUILD/tests/models
 mkdir -p "$OUT"
@@ -27,9 +52,11 @@ timeout 60 "$BUILD/tools/webnn" info > "$OUT/info.txt" 2>&1
 sed -n '1,/^operator/p' "$OUT/info.txt" | head -20
 
 section "device tests on gpu"
-# In SHARDS processes (default 4), the test cases dealt round-robin: the
-# suite is mostly host-side reference arithmetic, one core per process.
-SHARDS=${SHARDS:-4}
+# In SHARDS processes, the test cases dealt round-robin: the suite is mostly
+# host-side reference arithmetic, one core per process. On an H100's 16-core
+# host the whole suite is ~520 s of test time, its longest case ~150 s
+# (fused elementwise chains: a pipeline per chain).
+SHARDS=${SHARDS:-$(( $(nproc) > 6 ? $(nproc) - 2 : 4 ))}
 # (Catch2 reads each line of -f as a test spec: commas and brackets escaped.)
 "$BUILD/tests/webnn_tests" --list-test-names-only "[device]" | sed -e '/^$/d' -e 's/[],[]/\\&/g' > "$OUT/test_names.txt"
 rm -f "$OUT"/shard_*.txt
