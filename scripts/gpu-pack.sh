@@ -16,7 +16,6 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD_DIR:-$ROOT/build}
 cd "$ROOT"
-grep -qx '/.dev/' .git/info/exclude 2>/dev/null || { mkdir -p .git/info; echo '/.dev/' >> .git/info/exclude; }
 rm -rf .dev && mkdir -p .dev/bin .dev/lib .gl
 for f in tools/webnn tests/webnn_tests bench/webnn_gpu_bench; do
   [ -x "$BUILD/$f" ] || { echo "gpu-pack: $BUILD/$f missing (meson setup -Dbenchmarks=true, then ninja)" >&2; exit 1; }
