@@ -60,8 +60,6 @@ shared float staged[8u * 256u];  // one 16x16 float32 block per subgroup
 #define FRAG fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>
 #define ACC fcoopmatNV<32, gl_ScopeSubgroup, 16, 16>
 
-uint g_o_off;  // this batch's output offset (elements)
-
 // 8 float16 of a row from `start` (elements from the binding's start), those
 // at or past `valid` replaced by `pad` (bits). A pads with -0 and B with +0,
 // so a padded product is -0 and leaves a sum of -0 products -0, as the
@@ -86,8 +84,9 @@ uvec4 GatherB(uint start, uint valid) {
 }
 
 // Block (i, j) of this subgroup's part, through its staging block: every
-// element with its own bounds check, alpha, beta * C and the epilogue.
-void StoreBlock(ACC acc, uint m0, uint n0, uint i, uint j) {
+// element with its own bounds check, alpha, beta * C and the epilogue (o_off:
+// this batch's output, in elements).
+void StoreBlock(ACC acc, uint o_off, uint m0, uint n0, uint i, uint j) {
   const uint M = P(0), N = P(1);
   const float alpha = PF(7), beta = PF(8);
   const bool has_c = P(9) != 0u;
@@ -101,7 +100,7 @@ void StoreBlock(ACC acc, uint m0, uint n0, uint i, uint j) {
     if (gm >= M || gn >= N) continue;
     float v = alpha * staged[sg * 256u + e];
     if (has_c) v += beta * float(c[BASE(4) + gm * c_rs + gn * c_cs]);
-    o[g_o_off + gm * N + gn] = float16_t(Epilogue(v));
+    o[o_off + gm * N + gn] = float16_t(Epilogue(v));
   }
   subgroupBarrier();
 }
@@ -128,7 +127,7 @@ void main() {
     // Whole words: each row starts on a 16-byte word.
     const bool a_words = (a_off % 8u) == 0u && (a_rs % 8u) == 0u;
     const bool b_words = (b_off % 8u) == 0u && (b_rs % 8u) == 0u;
-    g_o_off = bo + batch * M * N;
+    const uint o_off = bo + batch * M * N;
     for (uint tm = gl_WorkGroupID.y; tm < tiles_m; tm += gl_NumWorkGroups.y) {
       for (uint tn = gl_WorkGroupID.x; tn < tiles_n; tn += gl_NumWorkGroups.x) {
         const uint m0 = tm * kTile, n0 = tn * kTile;
@@ -181,10 +180,10 @@ void main() {
         }
 
         // Out through this subgroup's staging block, element by element.
-        StoreBlock(c00, m0, n0, 0u, 0u); StoreBlock(c01, m0, n0, 0u, 1u);
-        StoreBlock(c10, m0, n0, 1u, 0u); StoreBlock(c11, m0, n0, 1u, 1u);
-        StoreBlock(c20, m0, n0, 2u, 0u); StoreBlock(c21, m0, n0, 2u, 1u);
-        StoreBlock(c30, m0, n0, 3u, 0u); StoreBlock(c31, m0, n0, 3u, 1u);
+        StoreBlock(c00, o_off, m0, n0, 0u, 0u); StoreBlock(c01, o_off, m0, n0, 0u, 1u);
+        StoreBlock(c10, o_off, m0, n0, 1u, 0u); StoreBlock(c11, o_off, m0, n0, 1u, 1u);
+        StoreBlock(c20, o_off, m0, n0, 2u, 0u); StoreBlock(c21, o_off, m0, n0, 2u, 1u);
+        StoreBlock(c30, o_off, m0, n0, 3u, 0u); StoreBlock(c31, o_off, m0, n0, 3u, 1u);
       }
     }
   }
