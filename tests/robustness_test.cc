@@ -29,10 +29,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "graph/graph.h"
 #include "io/js_value.h"
 #include "io/test_vectors.h"
 #include "io/webnn_graph.h"
 #include "memory/host_memory.h"
+#include "ops/concat.h"
+#include "ops/gemm.h"
+#include "ops/matmul.h"
+#include "ops/schema.h"
 #include "scheduler/thread_pool.h"
 #include "test_util.h"
 
@@ -398,4 +403,45 @@ TEST_CASE("build() does not touch the pages of a large intermediate arena", "[ro
   MLGraph g = b.build({{"y", y}});
   const uint64_t after = ResidentBytes();
   CHECK(after < before + (uint64_t{64} << 20));
+}
+
+// ---- the graph's own entry ----------------------------------------------------------------
+
+// The builder always fills every schema slot (kNoOperand for an absent
+// option), but Graph::AddNode is also what passes and tests call: a wrong
+// operand count is a TypeError before shape inference reads a slot that is
+// not there, and the graph stays as it was.
+TEST_CASE("Graph::AddNode checks the operand count against the op's slots", "[robustness][builder]") {
+  graph::Graph g;
+  const core::OperandDesc desc{core::DataType::kFloat32, {core::Dim::Static(2), core::Dim::Static(2)}};
+  const graph::OperandId x = g.AddInput("x", desc);
+  auto matmul = [&](std::vector<graph::OperandId> in) {
+    g.AddNode(ops::OpKind::matmul, "m", std::move(in), std::make_shared<ops::MatmulAttrs>(),
+              ops::SchemaLimits(ops::OpKind::matmul));
+  };
+  CHECK_THROWS_AS(matmul({x}), TypeError);
+  CHECK(ErrorMessage([&] { matmul({x}); }) == "matmul [m]: takes 2 operands, got 1");
+  CHECK(ErrorMessage([&] { matmul({x, x, x}); }) == "matmul [m]: takes 2 operands, got 3");
+  CHECK(ErrorMessage([&] { matmul({}); }) == "matmul [m]: takes 2 operands, got 0");
+  CHECK(g.nodes().empty());
+  matmul({x, x});
+  CHECK(g.nodes().size() == 1);
+  // Trailing options may be left out (gemm's C); they become kNoOperand.
+  auto gemm = [&](std::vector<graph::OperandId> in) {
+    return g.AddNode(ops::OpKind::gemm, "g", std::move(in), std::make_shared<ops::GemmAttrs>(),
+                     ops::SchemaLimits(ops::OpKind::gemm));
+  };
+  CHECK(ErrorMessage([&] { gemm({x}); }) == "gemm [g]: takes 2 to 3 operands, got 1");
+  CHECK(ErrorMessage([&] { gemm({x, x, x, x}); }) == "gemm [g]: takes 2 to 3 operands, got 4");
+  const graph::OperandId y = gemm({x, x})[0];
+  CHECK(g.nodes().back().inputs == std::vector<graph::OperandId>{x, x, graph::kNoOperand});
+  CHECK(g.operand(y).desc.shape == desc.shape);
+  // A variadic slot takes what its op's inference allows.
+  auto concat = [&](std::vector<graph::OperandId> in) {
+    auto attrs = std::make_shared<ops::ConcatAttrs>();
+    g.AddNode(ops::OpKind::concat, "c", std::move(in), attrs, ops::SchemaLimits(ops::OpKind::concat));
+  };
+  CHECK(ErrorMessage([&] { concat({}); }) == "concat [c]: inputs must have 1 to 8192 operands, got 0");
+  concat({x, x, x});
+  CHECK(g.nodes().size() == 3);
 }

@@ -93,6 +93,22 @@ std::vector<OperandId> Graph::AddNode(ops::OpKind op, const std::string& label, 
   // Shape inference may add derived symbols; undo them if the node is rejected.
   const core::SymbolTable saved_symbols = symbols_;
   ops::InferContext ctx(op, label, &symbols_);
+  // One operand per schema slot, which shape inference reads by position:
+  // the builder passes kNoOperand for an absent option; other callers (passes,
+  // tests) may leave trailing options out, and they are filled in here. A
+  // variadic slot takes any number; the op's inference says how many it
+  // accepts (concat: 1 to 8192).
+  if (!schema.inputs.empty() && schema.inputs.back().variadic) {
+    if (inputs.size() + 1 < schema.inputs.size())
+      ctx.Fail("takes at least ", schema.inputs.size() - 1, " operands, got ", inputs.size());
+  } else {
+    size_t required = schema.inputs.size();
+    while (required > 0 && schema.inputs[required - 1].optional) --required;
+    if (inputs.size() < required || inputs.size() > schema.inputs.size())
+      ctx.Fail("takes ", required, required == schema.inputs.size() ? "" : core::StrCat(" to ", schema.inputs.size()),
+               " operands, got ", inputs.size());
+    inputs.resize(schema.inputs.size(), kNoOperand);
+  }
   std::vector<const OperandDesc*> descs;
   descs.reserve(inputs.size());
   for (OperandId id : inputs) descs.push_back(id == kNoOperand ? nullptr : &operands_.at(id).desc);
