@@ -23,21 +23,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 if [ "${1:-}" = --packed ]; then
   WORK=${2:?usage: scripts/gpu-check.sh --packed WORKDIR}
   OUT=${OUT:?--packed writes to the folder named by OUT (the device tool sets it)}
-  for f in "$ROOT"/.gl/*.deb; do [ -e "$f" ] && dpkg -x "$f" /; done
-  ldconfig
-  # The NVIDIA driver's ICD is mounted outside the loader's search path.
-  icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-  [ -f "$icd" ] && export VK_DRIVER_FILES=$icd
-  export LD_LIBRARY_PATH=$ROOT/.dev/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-  mkdir -p "$WORK/tools" "$WORK/tests/models" "$WORK/bench"
-  xz -dc "$ROOT/.dev/bin/webnn.xz" > "$WORK/tools/webnn"
-  xz -dc "$ROOT/.dev/bin/webnn_tests.xz" > "$WORK/tests/webnn_tests"
-  xz -dc "$ROOT/.dev/bin/webnn_gpu_bench.xz" > "$WORK/bench/webnn_gpu_bench"
-  chmod +x "$WORK/tools/webnn" "$WORK/tests/webnn_tests" "$WORK/bench/webnn_gpu_bench"
-  if [ -f "$ROOT/.dev/models.tar.xz" ]; then
-    (cd "$WORK/tests/models" && xz -dc "$ROOT/.dev/models.tar.xz" | tar xf - && cp det.weights det_640.weights)
-  fi
-  BUILD_DIR=$WORK
+  source "$ROOT/scripts/gpu-unpack.sh" "$WORK"
 else
   OUT=${1:?usage: scripts/gpu-check.sh OUTDIR}
 fi

@@ -10,7 +10,8 @@
 #
 #   run(command="bash scripts/gpu-check.sh --packed /tmp/gpu-check", carry=[".dev", ".gl"])
 #
-# (gpu-check.sh unpacks .dev, installs .gl and writes its reports to $OUT).
+# (gpu-check.sh unpacks .dev and installs .gl through scripts/gpu-unpack.sh,
+# then writes its reports to $OUT).
 # Reads BUILD_DIR (default build, configured with -Dbenchmarks=true).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
