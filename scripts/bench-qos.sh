@@ -7,7 +7,11 @@
 # and the peer table's MatMul and conv layers as one-op graphs
 # (bench/qos/evaluate.py). Prints a markdown report.
 #
-#   scripts/bench-qos.sh [--threads 1,2] [--iterations N] [--no-calibrate] [--filter TEXT] [--llm DIR]
+#   scripts/bench-qos.sh [--device cpu|gpu] [--threads 1,2] [--iterations N] [--no-calibrate] [--filter TEXT] [--llm DIR]
+#
+# On a lent GPU machine (no npm there): after scripts/gpu-pack.sh here,
+#   source scripts/gpu-unpack.sh /tmp/w && /usr/bin/env python3 bench/qos/evaluate.py \
+#     --webnn /tmp/w/tools/webnn --models /tmp/w/tests/models --device gpu --threads 16
 #
 # --llm DIR adds the issue-12 decoder (decode and prefill) from the files
 # bench/llm/bench.sh writes to DIR (/tmp/llm-bench by default).

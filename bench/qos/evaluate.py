@@ -94,6 +94,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--webnn", default=os.path.join(ROOT, "build/tools/webnn"))
     ap.add_argument("--models", default=os.path.join(ROOT, "bench/models"))
+    ap.add_argument("--device", default="cpu", help="cpu, gpu or reference (webnn calibrate/estimate --device)")
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--iterations", type=int, default=10, help="measured dispatches per graph")
     ap.add_argument("--no-calibrate", action="store_true", help="use the stored profiles")
@@ -103,7 +104,8 @@ def main():
     args = ap.parse_args()
 
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
-    print(f"host: {cpu}, {os.cpu_count()} hardware threads; {time.strftime('%Y-%m-%d')}")
+    print(f"host: {cpu}, {os.cpu_count()} hardware threads; device {args.device}; {time.strftime('%Y-%m-%d')}")
+    dev = ["--device", args.device]
     with tempfile.TemporaryDirectory(prefix="webnn-qos-") as tmp:
         cases = []
         det = os.path.join(args.models, "det.json")
@@ -130,16 +132,16 @@ def main():
             print(f"\n## {threads} thread(s)\n")
             if not args.no_calibrate:
                 t0 = time.time()
-                out = run([args.webnn, "calibrate", "--threads", threads])
+                out = run([args.webnn, "calibrate"] + dev + ["--threads", threads])
                 print(f"calibration: {time.time() - t0:.1f} s wall ({out.strip().splitlines()[0]})")
-            chain_result = json.loads(run([args.webnn, "estimate", "--json", "--threads", threads, chain]))
+            chain_result = json.loads(run([args.webnn, "estimate", "--json"] + dev + ["--threads", threads, chain]))
             print(f"estimate of a 1000-node graph ({chain_result['steps']} steps): "
                   f"{chain_result['estimateCallMs']:.3f} ms per call\n")
             print("| graph | measured | ours | ln(ours/meas) | polyfill | ln(poly/meas) | tier measured | tier ours |")
             print("|---|---:|---:|---:|---:|---:|---|---|")
             ours, poly, right = [], [], 0
             for name, path, extra in cases:
-                r = json.loads(run([args.webnn, "estimate", "--json", "--threads", threads, "--measure",
+                r = json.loads(run([args.webnn, "estimate", "--json"] + dev + ["--threads", threads, "--measure",
                                     str(args.iterations)] + extra + [path]))
                 m, e, p = r["measuredMs"], r["estimatedMs"], r["polyfillMs"]
                 le, lp = math.log(e / m), math.log(p / m)
