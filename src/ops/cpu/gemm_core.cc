@@ -970,6 +970,26 @@ void GemmSourcedExport(const PackedLhs* a, size_t n, const GemmPanelSource* sour
 
 size_t PanelWidthExport() { return PanelWidth(); }
 
+// out[q * out_stride + r] = in[r * in_stride + q] for q, r < 4: four
+// 16-byte loads, four interleaves, four concatenations, four stores.
+HWY_INLINE void Transpose4x4(const float* HWY_RESTRICT in, size_t in_stride, float* HWY_RESTRICT out,
+                             size_t out_stride) {
+#if HWY_TARGET == HWY_SCALAR  // one lane: no 128-bit vectors
+  for (size_t q = 0; q < 4; ++q)
+    for (size_t r = 0; r < 4; ++r) out[q * out_stride + r] = in[r * in_stride + q];
+#else
+  const hn::FixedTag<float, 4> d4;
+  const auto r0 = hn::LoadU(d4, in), r1 = hn::LoadU(d4, in + in_stride);
+  const auto r2 = hn::LoadU(d4, in + 2 * in_stride), r3 = hn::LoadU(d4, in + 3 * in_stride);
+  const auto t0 = hn::InterleaveLower(d4, r0, r1), t1 = hn::InterleaveLower(d4, r2, r3);  // a0 b0 a1 b1, c0 d0 c1 d1
+  const auto t2 = hn::InterleaveUpper(d4, r0, r1), t3 = hn::InterleaveUpper(d4, r2, r3);  // a2 b2 a3 b3, c2 d2 c3 d3
+  hn::StoreU(hn::ConcatLowerLower(d4, t1, t0), d4, out);
+  hn::StoreU(hn::ConcatUpperUpper(d4, t1, t0), d4, out + out_stride);
+  hn::StoreU(hn::ConcatLowerLower(d4, t3, t2), d4, out + 2 * out_stride);
+  hn::StoreU(hn::ConcatUpperUpper(d4, t3, t2), d4, out + 3 * out_stride);
+#endif
+}
+
 // Packs column panels [j0, j1) of B into `panels`.
 void PackBPanels(const float* b, size_t k, size_t n, size_t ldb, bool transposed, float* panels, size_t j0, size_t j1) {
   const size_t NR = PanelWidth();
@@ -982,18 +1002,18 @@ void PackBPanels(const float* b, size_t k, size_t n, size_t ldb, bool transposed
       for (size_t p = 0; p < k; ++p) std::memcpy(dst + p * NR, b + p * ldb + c0, cols * sizeof(float));
       continue;
     }
-    // B^T rows are B columns: eight k at a time per column so both sides move
-    // in runs (32-byte reads, 8 strided writes that stay in one panel's lines).
-    size_t p = 0;
-    for (; p + 8 <= k; p += 8) {
-      for (size_t c = 0; c < cols; ++c) {
-        const float* HWY_RESTRICT src = b + (c0 + c) * ldb + p;
-        float* HWY_RESTRICT out = dst + p * NR + c;
-        for (size_t q = 0; q < 8; ++q) out[q * NR] = src[q];
-      }
+    // B^T rows are B columns: 4 x 4 blocks (4 k of 4 columns) transposed in
+    // 128-bit registers, so both sides move in 16-byte runs; the last columns
+    // and k one at a time.
+    const size_t cols4 = cols & ~size_t{3}, k4 = k & ~size_t{3};
+    for (size_t c = 0; c < cols4; c += 4) {
+      const float* HWY_RESTRICT src = b + (c0 + c) * ldb;
+      for (size_t p = 0; p < k4; p += 4) Transpose4x4(src + p, ldb, dst + p * NR + c, NR);
+      for (size_t p = k4; p < k; ++p)
+        for (size_t q = 0; q < 4; ++q) dst[p * NR + c + q] = src[q * ldb + p];
     }
-    for (; p < k; ++p)
-      for (size_t c = 0; c < cols; ++c) dst[p * NR + c] = b[(c0 + c) * ldb + p];
+    for (size_t c = cols4; c < cols; ++c)
+      for (size_t p = 0; p < k; ++p) dst[p * NR + c] = b[(c0 + c) * ldb + p];
   }
 }
 
