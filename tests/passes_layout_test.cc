@@ -180,9 +180,38 @@ TEST_CASE("layout pass: a PP-OCR-like block has one transpose at each end", "[pa
     return OcrLikeNet(b, x, F32);
   });
   const auto ops = CompiledOps(g);
-  CHECK(ops.at("transpose") == 2);  // the input's (shared by two convs) and the output's
-  CHECK(ops.at("conv2d nhwc") == 5);
-  CHECK(!ops.count("conv2d"));
+  // The two convs reading the 3-channel input stay nchw (a stem, see the next
+  // test); their outputs are transposed to nhwc, and the output back.
+  CHECK(ops.at("transpose") == 3);
+  CHECK(ops.at("conv2d nhwc") == 3);
+  CHECK(ops.at("conv2d") == 2);
+}
+
+TEST_CASE("layout pass: a stem of up to 3 channels stays nchw unless its input is nhwc already",
+          "[passes][layout][device]") {
+  if (!DeviceUnderTestRunsPasses()) return;
+  auto stem_then_conv = [](uint32_t channels) {
+    return [channels](MLGraphBuilder& b, const MLOperand& x) {
+      MLConv2dOptions s2 = Conv({1, 1, 1, 1});
+      s2.strides = std::vector<uint32_t>{2, 2};
+      MLOperand y = b.conv2d(x, Weights(b, F32, {8, channels, 3, 3}, 0.3, 1), s2);
+      return MLNamedOperands{{"out", b.conv2d(y, Weights(b, F32, {8, 8, 3, 3}, 0.3, 2), Conv({1, 1, 1, 1}))}};
+    };
+  };
+  // 3 channels: the stem runs nchw, its output is transposed for the next conv.
+  auto ops = CompiledOps(Build(Nhwc(), {1, 3, 12, 12}, stem_then_conv(3)));
+  CHECK(ops == std::map<std::string, int>{{"conv2d", 1}, {"conv2d nhwc", 1}, {"transpose", 2}});
+  // 4 channels: both convs in nhwc, the input transposed.
+  ops = CompiledOps(Build(Nhwc(), {1, 4, 12, 12}, stem_then_conv(4)));
+  CHECK(ops == std::map<std::string, int>{{"conv2d nhwc", 2}, {"transpose", 2}});
+  // An nhwc input transposed to nchw for the stem: its nhwc form is free, so
+  // the stem runs nhwc and the transposes compose away.
+  MLContext ctx = ML::createContext(Nhwc());
+  MLGraphBuilder b(ctx);
+  MLOperand x = b.input("x", {F32, {1, 12, 12, 3}});
+  MLOperand t = b.transpose(x, {.permutation = std::vector<uint32_t>{0, 3, 1, 2}});
+  ops = CompiledOps(b.build(stem_then_conv(3)(b, t)));
+  CHECK(ops == std::map<std::string, int>{{"conv2d nhwc", 2}, {"transpose", 1}});
 }
 
 TEST_CASE("layout pass: off unless requested", "[passes][layout][device]") {

@@ -21,7 +21,9 @@ namespace webnn::graph {
 //  - conv2d / convTranspose2d, nchw input, float32/float16, constant filter:
 //    always (their nhwc kernels are the fast ones; the filter layout is
 //    independent of the input layout, so the filter is not touched, and a
-//    fused activation stays in the attributes);
+//    fused activation stays in the attributes), except a stem of at most 3
+//    input channels whose input would need a transpose: it stays nchw and
+//    its output is transposed instead;
 //  - pooling, resample2d, batchNormalization (axis 1), instanceNormalization
 //    (nchw), reductions keeping dimensions: when their input is native;
 //  - element-wise ops (unary, binary, comparison, logical, activations, prelu,
