@@ -142,8 +142,8 @@ struct DeviceFusions {
 struct FloatBehaviour {
   // float32 denormals kept as inputs and results. False: they may be
   // flushed. An NVIDIA GPU's Vulkan driver offers no mode that keeps them and
-  // flushes them in some instructions, not in others (on an H100 exp's
-  // subnormal results were flushed, conv2d's subnormal filter values kept).
+  // flushes them in some arithmetic, not in all (an H100 kept conv2d's
+  // subnormal filter values in its products, 2026-11-28).
   bool float32_denormals = true;
   // conv2d's float32 filter values that are subnormal take part as such (the
   // cpu device packs them as zeros: on an Intel Xeon a conv whose weights are
