@@ -28,8 +28,8 @@ done
 MODELS=$BUILD/tests/models
 if [ -f "$MODELS/det.json" ]; then
   # det_640 is det's graph and weights again under the bench's name: sent once.
-  (cd "$MODELS" && tar cf - --exclude=det_640.weights --exclude='*.log' --exclude=det_x_480x800.npy \
-     --exclude=ort/det_480x800 --exclude=ort_jobs.json . | xz -T0 -3 > "$ROOT/.dev/models.tar.xz")
+  (cd "$MODELS" && tar cf - --exclude=det_640.weights --exclude='*.log' --exclude=ort_jobs.json . |
+     xz -T0 -3 > "$ROOT/.dev/models.tar.xz")
 else
   echo "gpu-pack: no converted models in $MODELS (scripts/models.sh): the model checks will be skipped" >&2
 fi

@@ -7,10 +7,14 @@
 # --packed uses it; so can a one-off experiment script.
 _gpu_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 _gpu_work=${1:?usage: source scripts/gpu-unpack.sh WORKDIR}
-for _f in "$_gpu_root"/.gl/*.deb; do [ -e "$_f" ] && dpkg -x "$_f" /; done
+# (if-statements, not `test && ...`: a caller may run under set -e.)
+for _f in "$_gpu_root"/.gl/*.deb; do
+  if [ -e "$_f" ]; then dpkg -x "$_f" /; fi
+done
 ldconfig
-[ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ] &&
+if [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ]; then
   export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+fi
 export LD_LIBRARY_PATH=$_gpu_root/.dev/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 mkdir -p "$_gpu_work/tools" "$_gpu_work/tests/models" "$_gpu_work/bench"
 xz -dc "$_gpu_root/.dev/bin/webnn.xz" > "$_gpu_work/tools/webnn"

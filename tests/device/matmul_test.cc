@@ -158,12 +158,13 @@ TEST_CASE("matmul large products, GEMV and packed-B shapes", "[device][matmul]")
 }
 
 // The gpu device takes A with at most 16 rows through a column-strip kernel
-// (matmul_vec.comp) instead of its 64x64 tile: whole 16-byte words of B when K
+// (matmul_vec.comp) instead of its 64x64 or 64x128 tiles: whole 16-byte words of B when K
 // is a multiple of 4 and N of 4 (float32) or 8 (float16), one element at a
 // time otherwise; on lavapipe a strip is 512 (float32) or 1024 (float16)
 // columns at M <= 2, 256 or 512 at M = 3..4, 128 or 256 at M = 5..16 (a GPU
-// takes narrower strips, down to 32 or 64 columns). These shapes cross each
-// of those edges.
+// takes narrower strips, down to 32 or 64 columns, and at M = 1 down to 16
+// or 32 with 4 lanes per slice, a path the suite reaches only on a GPU).
+// These shapes cross each of those edges.
 const std::vector<std::array<uint32_t, 3>> kFewRowShapes = {  // M, K, N
     {1, 1, 1},       {1, 3, 17},    {1, 4, 4},     {1, 17, 3},     {1, 36, 516},  {1, 1025, 129},
     {1, 1028, 1032}, {1, 1028, 1025}, {2, 20, 36}, {3, 64, 100},   {4, 100, 260}, {5, 17, 1},
